@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuditModule } from '@app/audit';
+import { CommonModule } from '@app/common';
+import { ConfigModule, Settings } from '@app/config';
+import { CryptoModule } from '@app/crypto';
+import { DatabaseModule } from '@app/database';
+import { PushesModule } from '@app/pushes';
+import { VersionModule } from '@app/version';
+import { LoggingModule } from './logging.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(settings: Settings): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(settings),
+        LoggingModule.forRoot(settings),
+        CommonModule,
+        CryptoModule,
+        DatabaseModule.forRoot(),
+        AuditModule,
+        PushesModule,
+        VersionModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import type { Settings } from '@app/config';
+
+/** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
+const BODY_LIMIT = '16mb';
+
+/**
+ * HTTP concerns that live outside Nest's module graph; shared by main.ts and the e2e tests so
+ * both run the same stack.
+ */
+export function configureApp(app: NestExpressApplication, settings: Settings): void {
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  // X-Forwarded-* are believed only from the configured proxies.
+  app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
+  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 100 }));
+  app.use(bodyErrorHandler);
+  app.enableShutdownHooks();
+}
+
+/** Body-parser failures answer in the contract's JSON error shape instead of Express's HTML page. */
+function bodyErrorHandler(error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(error);
+  if (error.type === 'entity.too.large') {
+    res.status(413).json({ error: `Request body is too large (limit ${BODY_LIMIT}).` });
+  } else if (error.status && error.status >= 400 && error.status < 500) {
+    res.status(400).json({ error: 'Malformed request body: expected valid JSON.' });
+  } else {
+    next(error);
+  }
+}

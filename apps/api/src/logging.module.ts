@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { LoggerModule } from 'nestjs-pino';
+import type { Settings } from '@app/config';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Keeps secrets out of request logs: the query string (which may hold a passphrase) is dropped
+ * and push tokens in paths are masked. Headers are not logged at all.
+ */
+export function redactUrl(url: string | undefined): string {
+  const path = (url ?? '').split('?')[0];
+  return path.replace(/\/(pushes|p)\/(?!active\b|expired\b)[^/]+/g, '/$1/:url_token');
+}
+
+function requestId(request: IncomingMessage, response: ServerResponse): string {
+  const given = request.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  response.setHeader('X-Request-Id', id);
+  return id;
+}
+
+@Module({})
+export class LoggingModule {
+  static forRoot(settings: Settings): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: settings.logLevel,
+            genReqId: requestId,
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+          },
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { epochMillis } from '@app/database';
+
+export const AUDIT_KINDS = ['creation', 'view', 'failed_view', 'expire', 'failed_passphrase', 'owner_view'] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+@Entity({ name: 'audit_entries' })
+export class AuditEntryEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ name: 'push_id', type: 'int' })
+  pushId!: number;
+
+  @Column({ type: 'varchar', length: 24 })
+  kind!: AuditKind;
+
+  @Column({ type: 'varchar', length: 45 })
+  ip!: string;
+
+  @Column({ name: 'user_agent', type: 'varchar', length: 255 })
+  userAgent!: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  referrer!: string;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt!: number;
+
+  @Column({ name: 'updated_at', type: 'bigint', transformer: epochMillis })
+  updatedAt!: number;
+}

@@ -1,0 +1,4 @@
+/** Audit log: what happened to each push, when, and from which client. */
+export * from './audit.module';
+export * from './audit.service';
+export { AuditEntryEntity, AUDIT_KINDS, type AuditKind } from './audit-entry.entity';

@@ -1,0 +1,25 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+
+/** Who is calling, as far as the audit log and link building need to know. */
+export interface ClientInfo {
+  /** Peer address, or X-Forwarded-For's client when the peer is a trusted proxy (Express "trust proxy"). */
+  ip: string;
+  userAgent: string;
+  referrer: string;
+  /** scheme://host[:port] of this request, trusted-proxy aware. */
+  baseUrl: string;
+}
+
+const FIELD_LIMIT = 255;
+
+export function clientInfoOf(request: Request): ClientInfo {
+  return {
+    ip: request.ip ?? request.socket.remoteAddress ?? '',
+    userAgent: (request.get('user-agent') ?? '').slice(0, FIELD_LIMIT),
+    referrer: (request.get('referer') ?? '').slice(0, FIELD_LIMIT),
+    baseUrl: `${request.protocol}://${request.host}`,
+  };
+}
+
+export const Client = createParamDecorator((_: unknown, context: ExecutionContext) => clientInfoOf(context.switchToHttp().getRequest<Request>()));

@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { Clock } from './clock';
+import { ApiExceptionFilter } from './exception.filter';
+import { createValidationPipe } from './validation';
+
+/** Cross-cutting HTTP behaviour registered as app providers, so tests get exactly what production gets. */
+@Global()
+@Module({
+  providers: [
+    Clock,
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+  exports: [Clock],
+})
+export class CommonModule {}

@@ -1,0 +1,69 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  BadRequestError,
+  ForbiddenError,
+  NotFoundError,
+  PassphraseRequiredError,
+  TooManyRequestsError,
+  UnauthenticatedError,
+  ValidationFailedError,
+} from './errors';
+
+export interface ErrorBody {
+  error: string;
+  [key: string]: unknown;
+}
+
+const PASSPHRASE_MESSAGE = 'This push requires a passphrase. Provide it with the passphrase query parameter or the X-Passphrase header.';
+
+/** Maps every error to the contract's JSON error body; anything unexpected is a logged 500 without details. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const [status, body, headers] = this.describe(exception);
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    response.status(status).json(body);
+  }
+
+  private describe(exception: unknown): [number, ErrorBody, Record<string, string>] {
+    if (exception instanceof ValidationFailedError) {
+      return [HttpStatus.UNPROCESSABLE_ENTITY, { error: exception.message, errors: exception.errors }, {}];
+    }
+    if (exception instanceof NotFoundError) return [HttpStatus.NOT_FOUND, { error: 'not-found' }, {}];
+    if (exception instanceof BadRequestError) return [HttpStatus.BAD_REQUEST, { error: exception.message }, {}];
+    if (exception instanceof PassphraseRequiredError) {
+      return [HttpStatus.UNAUTHORIZED, { error: exception.message, message: PASSPHRASE_MESSAGE }, {}];
+    }
+    if (exception instanceof UnauthenticatedError) {
+      return [HttpStatus.UNAUTHORIZED, { error: exception.message }, { 'WWW-Authenticate': 'Bearer' }];
+    }
+    if (exception instanceof ForbiddenError) return [HttpStatus.FORBIDDEN, { error: exception.message }, {}];
+    if (exception instanceof TooManyRequestsError) {
+      return [HttpStatus.TOO_MANY_REQUESTS, { error: exception.message }, { 'Retry-After': String(exception.retryAfterSeconds) }];
+    }
+    if (exception instanceof HttpException) return this.fromHttpException(exception);
+    // Driver errors can quote SQL parameters, i.e. ciphertexts and tokens: log the kind, never the text.
+    const name = exception instanceof Error ? exception.name : typeof exception;
+    const code = (exception as { code?: unknown } | null)?.code;
+    this.logger.error(`Unhandled ${name}${typeof code === 'string' ? ` (${code})` : ''}`);
+    return [HttpStatus.INTERNAL_SERVER_ERROR, { error: 'internal-error' }, {}];
+  }
+
+  private fromHttpException(exception: HttpException): [number, ErrorBody, Record<string, string>] {
+    const status = exception.getStatus();
+    if (status === HttpStatus.NOT_FOUND) return [status, { error: 'not-found' }, {}];
+    const response = exception.getResponse();
+    const message =
+      typeof response === 'string'
+        ? response
+        : typeof (response as { message?: unknown }).message === 'string'
+          ? (response as { message: string }).message
+          : exception.message;
+    return [status, { error: message }, {}];
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Shared building blocks: the clock, domain errors and their HTTP mapping, validation
+ * decorators, and what we know about the calling client.
+ */
+export * from './clock';
+export * from './client-info';
+export * from './common.module';
+export * from './errors';
+export * from './exception.filter';
+export * from './validation';

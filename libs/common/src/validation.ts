@@ -1,0 +1,104 @@
+import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, ValidateBy, ValidationArguments } from 'class-validator';
+import { BadRequestError, FieldErrors, ValidationFailedError } from './errors';
+
+/** "expire_after_days" → "Expire after days", as the reference words its messages. */
+export function humanize(field: string): string {
+  const words = field.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const message = (suffix: string) => (args: ValidationArguments) => `${humanize(args.property)} ${suffix}`;
+
+const TRUE_VALUES = new Set<unknown>([true, 1, 'true', '1', 'on', 'yes']);
+const FALSE_VALUES = new Set<unknown>([false, 0, 'false', '0', 'off', 'no']);
+
+/** Optional boolean; also accepts "true"/"false", "1"/"0", "on"/"off", "yes"/"no". */
+export function OptionalBoolean(): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => {
+      const word = typeof value === 'string' ? value.trim().toLowerCase() : value;
+      if (TRUE_VALUES.has(word)) return true;
+      if (FALSE_VALUES.has(word)) return false;
+      return value;
+    }),
+    IsOptional(),
+    IsBoolean({ message: message('must be true or false.') }),
+  );
+}
+
+/** Optional integer; decimal strings such as "7" are accepted. Bounds are the caller's rule. */
+export function OptionalInteger(): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value) ? Number(value) : value)),
+    IsOptional(),
+    IsInt({ message: message('must be an integer.') }),
+  );
+}
+
+/** Counts characters (code points) without materialising them when the string is clearly short enough. */
+export function characterCount(value: string, limit: number): number {
+  if (value.length <= limit) return value.length;
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/**
+ * Optional text: a well-formed Unicode string (lone surrogates would be silently altered when
+ * stored), without NUL characters, of at most `maxChars` characters.
+ */
+export function OptionalText(maxChars: number): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsString({ message: message('must be a string.') }),
+    ValidateBy({
+      name: 'cleanText',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || (value.isWellFormed() && !value.includes('\0')),
+        defaultMessage: message('must be valid text without NUL characters.'),
+      },
+    }),
+    ValidateBy({
+      name: 'maxChars',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || characterCount(value, maxChars) <= maxChars,
+        defaultMessage: message(`is too long (maximum is ${maxChars.toLocaleString('en-US')} characters).`),
+      },
+    }),
+  );
+}
+
+/**
+ * A top-level failure (a missing body, a bad query parameter) is a 400 with its message; failures
+ * inside a nested object are a 422 with a message list per field.
+ */
+export function toApiError(errors: ValidationError[]): Error {
+  const fieldErrors: FieldErrors = {};
+  for (const error of errors) {
+    if (!error.children?.length) return new BadRequestError(Object.values(error.constraints ?? {})[0] ?? 'Bad request');
+    collect(error.children, fieldErrors);
+  }
+  return new ValidationFailedError(fieldErrors);
+}
+
+function collect(errors: ValidationError[], into: FieldErrors, prefix = ''): void {
+  for (const error of errors) {
+    const field = `${prefix}${error.property}`;
+    const messages = Object.values(error.constraints ?? {});
+    if (messages.length) into[field] = [...(into[field] ?? []), ...messages];
+    if (error.children?.length) collect(error.children, into, `${field}.`);
+  }
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidUnknownValues: false,
+    // One message per field is enough; the first failing rule is the one to fix.
+    stopAtFirstError: true,
+    exceptionFactory: toApiError,
+  });
+}

@@ -1,0 +1,7 @@
+/**
+ * Configuration: every setting the service reads, typed and validated once at start-up.
+ * Nothing outside this library reads process.env.
+ */
+export * from './settings';
+export * from './config.module';
+export { readProcessEnv } from './process-env';

@@ -1,0 +1,192 @@
+import { isIP } from 'node:net';
+
+/** The four kinds of push, in the order the reference lists them. */
+export const PUSH_KINDS = ['text', 'file', 'url', 'qr'] as const;
+export type PushKind = (typeof PUSH_KINDS)[number];
+
+export interface Range {
+  default: number;
+  min: number;
+  max: number;
+}
+
+export interface Toggle {
+  /** Whether a creator may choose this option at all; when false it is forced off. */
+  enabled: boolean;
+  /** The value used when the creator does not say. */
+  default: boolean;
+}
+
+export interface KindSettings {
+  enabled: boolean;
+  expireAfterDays: Range;
+  expireAfterViews: Range;
+  retrievalStep: Toggle;
+  deletableByViewer: Toggle;
+}
+
+export type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string };
+
+export interface Settings {
+  production: boolean;
+  port: number;
+  database: DatabaseTarget;
+  migrateOnStart: boolean;
+  dataDir: string;
+  logLevel: string;
+  masterKey?: string;
+  previousMasterKeys: string[];
+  overrideBaseUrl?: string;
+  allowAnonymous: boolean;
+  kinds: Record<PushKind, KindSettings>;
+  maxFileUploads: number;
+  trustedProxies: string[];
+  passphraseAttemptsPerMinute: number;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Raised for any setting that cannot be used; the message names the variable. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+const MASTER_KEY = /^[0-9a-fA-F]{64}$/;
+
+/** Reads one environment snapshot into typed settings, or throws naming the first bad variable. */
+export function loadSettings(env: Env): Settings {
+  const read = new EnvReader(env);
+  const settings: Settings = {
+    production: env.NODE_ENV === 'production',
+    port: read.int('PORT', 5100, 0, 65535),
+    database: read.database('DATABASE_URL', 'sqlite:data/pwpush.sqlite3'),
+    migrateOnStart: read.bool('DB_MIGRATE_ON_START', true),
+    dataDir: read.string('DATA_DIR', 'data'),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    masterKey: read.optional('PWPUSH_MASTER_KEY', (v) => MASTER_KEY.test(v), 'must be 64 hexadecimal characters'),
+    previousMasterKeys: read.list('PWPUSH_MASTER_KEY_PREVIOUS', (v) => MASTER_KEY.test(v), 'must be comma-separated 64-hex-character keys'),
+    overrideBaseUrl: read.optional('PWP__OVERRIDE_BASE_URL', isHttpUrl, 'must be an absolute http(s) URL')?.replace(/\/+$/, ''),
+    allowAnonymous: read.bool('PWP__ALLOW_ANONYMOUS', true),
+    kinds: {
+      text: readKind(read, 'PW', true),
+      // File attachments are not built yet: the kind stays off whatever PWP__ENABLE_FILE_PUSHES says.
+      file: { ...readKind(read, 'FILES', read.bool('PWP__ENABLE_FILE_PUSHES', false)), enabled: false },
+      url: readKind(read, 'URL', read.bool('PWP__ENABLE_URL_PUSHES', false)),
+      qr: readKind(read, 'QR', read.bool('PWP__ENABLE_QR_PUSHES', false)),
+    },
+    maxFileUploads: read.int('PWP__FILES__MAX_FILE_UPLOADS', 10, 1, 100),
+    trustedProxies: read.list('TRUST_PROXY', isCidr, 'must be comma-separated IP addresses or CIDR ranges'),
+    passphraseAttemptsPerMinute: 5,
+  };
+  return settings;
+}
+
+function readKind(read: EnvReader, prefix: string, enabled: boolean): KindSettings {
+  const p = `PWP__${prefix}__`;
+  return {
+    enabled,
+    expireAfterDays: read.range(`${p}EXPIRE_AFTER_DAYS`, { default: 7, min: 1, max: 90 }),
+    expireAfterViews: read.range(`${p}EXPIRE_AFTER_VIEWS`, { default: 5, min: 1, max: 100 }),
+    retrievalStep: { enabled: read.bool(`${p}ENABLE_RETRIEVAL_STEP`, true), default: read.bool(`${p}RETRIEVAL_STEP_DEFAULT`, true) },
+    deletableByViewer: {
+      enabled: read.bool(`${p}ENABLE_DELETABLE_PUSHES`, true),
+      default: read.bool(`${p}DELETABLE_PUSHES_DEFAULT`, true),
+    },
+  };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isCidr(value: string): boolean {
+  const [address, bits, ...rest] = value.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/** Small typed accessors over the environment; every failure names the variable. */
+class EnvReader {
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  private fail(name: string, expectation: string): never {
+    throw new SettingsError(`Invalid setting ${name}: ${expectation}.`);
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  optional(name: string, valid: (v: string) => boolean, expectation: string): string | undefined {
+    const value = this.raw(name);
+    if (value !== undefined && !valid(value)) this.fail(name, expectation);
+    return value;
+  }
+
+  list(name: string, valid: (v: string) => boolean, expectation: string): string[] {
+    const items = (this.raw(name) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+    if (!items.every(valid)) this.fail(name, expectation);
+    return items;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (TRUE_WORDS.has(value)) return true;
+    if (FALSE_WORDS.has(value)) return false;
+    return this.fail(name, 'must be true or false');
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^-?\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      this.fail(name, `must be an integer from ${min} to ${max}`);
+    }
+    return parsed;
+  }
+
+  oneOf(name: string, fallback: string, allowed: Set<string>): string {
+    const value = this.raw(name)?.toLowerCase() ?? fallback;
+    if (!allowed.has(value)) this.fail(name, `must be one of ${[...allowed].join(', ')}`);
+    return value;
+  }
+
+  /** `<name>_DEFAULT`, `_MIN` and `_MAX`, each within the hard limits and consistent with each other. */
+  range(name: string, hard: Range): Range {
+    const min = this.int(`${name}_MIN`, hard.min, hard.min, hard.max);
+    const max = this.int(`${name}_MAX`, hard.max, min, hard.max);
+    const fallback = Math.min(Math.max(hard.default, min), max);
+    return { min, max, default: this.int(`${name}_DEFAULT`, fallback, min, max) };
+  }
+
+  database(name: string, fallback: string): DatabaseTarget {
+    const value = this.raw(name) ?? fallback;
+    if (value.startsWith('sqlite:')) {
+      const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+      if (path === '') this.fail(name, 'sqlite: needs a file path, e.g. sqlite:data/pwpush.sqlite3');
+      return { type: 'sqlite', path };
+    }
+    if (/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(value)) {
+      return { type: 'mysql', url: value.replace(/^mariadb:/, 'mysql:') };
+    }
+    return this.fail(name, 'must be mysql://user:password@host:port/database or sqlite:<path>');
+  }
+}

@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SETTINGS, Settings } from '@app/config';
+import { dataSourceOptions } from './data-source-options';
+import { runMigrations } from './run-migrations';
+
+@Module({})
+export class DatabaseModule {
+  /** The TypeORM connection for the app; entities register themselves with forFeature. */
+  static forRoot(): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [SETTINGS],
+          useFactory: (settings: Settings) => ({ ...dataSourceOptions(settings), autoLoadEntities: true, retryAttempts: 0 }),
+        }),
+      ],
+      providers: [
+        {
+          provide: 'DATABASE_MIGRATIONS',
+          inject: [SETTINGS, DataSource],
+          useFactory: async (settings: Settings, dataSource: DataSource) => {
+            if (settings.migrateOnStart) await runMigrations(dataSource);
+            return true;
+          },
+        },
+      ],
+    };
+  }
+}

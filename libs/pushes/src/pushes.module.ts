@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@app/audit';
+import { PassphraseAttempts } from './passphrase-attempts';
+import { PushEntity } from './push.entity';
+import { PushesController } from './pushes.controller';
+import { PushesRepository } from './pushes.repository';
+import { PushesService } from './pushes.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule],
+  controllers: [PushesController],
+  providers: [PushesRepository, PushesService, PassphraseAttempts],
+})
+export class PushesModule {}

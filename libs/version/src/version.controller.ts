@@ -1,0 +1,12 @@
+import { Controller, Get } from '@nestjs/common';
+import { VersionResponse, VersionService } from './version.service';
+
+@Controller('api/v2/version')
+export class VersionController {
+  constructor(private readonly version: VersionService) {}
+
+  @Get()
+  describe(): VersionResponse {
+    return this.version.describe();
+  }
+}

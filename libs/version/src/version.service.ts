@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectSettings, Settings } from '@app/config';
+import { APPLICATION_VERSION } from './application-version';
+
+export interface VersionResponse {
+  application_version: string;
+  api_version: string;
+  edition: string;
+  features: {
+    anonymous_access: boolean;
+    api_token_authentication: boolean;
+    accounts: { enabled: boolean };
+    pushes: {
+      enabled: boolean;
+      email_auto_dispatch: boolean;
+      file_attachments: { enabled: boolean; requires_authentication: boolean };
+      url_pushes: { enabled: boolean };
+      qr_code_pushes: { enabled: boolean };
+    };
+    requests: { enabled: boolean };
+  };
+}
+
+@Injectable()
+export class VersionService {
+  private readonly response: VersionResponse;
+
+  constructor(@InjectSettings() settings: Settings) {
+    // Settings are fixed for the life of the process, so the answer is computed once.
+    this.response = {
+      application_version: APPLICATION_VERSION,
+      api_version: '2.1',
+      edition: 'oss',
+      features: {
+        anonymous_access: settings.allowAnonymous,
+        api_token_authentication: true,
+        accounts: { enabled: false },
+        pushes: {
+          enabled: true,
+          email_auto_dispatch: false,
+          file_attachments: { enabled: settings.kinds.file.enabled, requires_authentication: true },
+          url_pushes: { enabled: settings.kinds.url.enabled },
+          qr_code_pushes: { enabled: settings.kinds.qr.enabled },
+        },
+        requests: { enabled: false },
+      },
+    };
+  }
+
+  describe(): VersionResponse {
+    return this.response;
+  }
+}
