@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   BadRequestError,
@@ -46,6 +46,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof TooManyRequestsError) {
       return [HttpStatus.TOO_MANY_REQUESTS, { error: exception.message }, { 'Retry-After': String(exception.retryAfterSeconds) }];
     }
+    if (exception instanceof NotFoundException) return [HttpStatus.NOT_FOUND, { error: 'not-found' }, {}];
     if (exception instanceof HttpException) return this.fromHttpException(exception);
     // Driver errors can quote SQL parameters, i.e. ciphertexts and tokens: log the kind, never the text.
     const name = exception instanceof Error ? exception.name : typeof exception;
@@ -56,7 +57,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private fromHttpException(exception: HttpException): [number, ErrorBody, Record<string, string>] {
     const status = exception.getStatus();
-    if (status === HttpStatus.NOT_FOUND) return [status, { error: 'not-found' }, {}];
     const response = exception.getResponse();
     const message =
       typeof response === 'string'

@@ -1,0 +1,10 @@
+/** e2e tests: the real HTTP app against a real database (SQLite, or MySQL when E2E_MYSQL_URL is set). */
+const unit = require('../jest.config.js');
+
+module.exports = {
+  ...unit,
+  rootDir: '..',
+  roots: ['<rootDir>/test'],
+  testRegex: '\\.e2e-spec\\.ts$',
+  testTimeout: 60_000,
+};

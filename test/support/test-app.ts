@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { Clock } from '@app/common';
+import { Env, loadSettings, Settings } from '@app/config';
+import { AppModule } from '../../apps/api/src/app.module';
+import { configureApp } from '../../apps/api/src/configure-app';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export const TEST_MASTER_KEY = 'a'.repeat(64);
+
+/** A clock the tests move forward instead of sleeping. */
+export class TestClock extends Clock {
+  private offset = 0;
+
+  override now(): number {
+    return Date.now() + this.offset;
+  }
+
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+export interface TestApp {
+  baseUrl: string;
+  settings: Settings;
+  clock: TestClock;
+  dataSource: DataSource;
+  database: TestDatabase;
+  /** Stops the app; keeps the database for another app unless `drop` is set. */
+  close(options?: { drop?: boolean }): Promise<void>;
+}
+
+/** The real app (all modules, filters, pipes, body parsing) on a real database, listening on a random port. */
+export async function startTestApp(env: Env = {}, database?: TestDatabase): Promise<TestApp> {
+  const db = database ?? (await createTestDatabase());
+  const settings = loadSettings({
+    DATABASE_URL: db.url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-data-')),
+    PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
+    LOG_LEVEL: 'silent',
+    PWP__ENABLE_URL_PUSHES: 'true',
+    PWP__ENABLE_QR_PUSHES: 'true',
+    ...env,
+  });
+  const clock = new TestClock();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(settings)] })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+  configureApp(app, settings);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    settings,
+    clock,
+    dataSource: app.get(DataSource),
+    database: db,
+    close: async (options) => {
+      await app.close();
+      if (options?.drop) await db.drop();
+    },
+  };
+}
