@@ -18,7 +18,6 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 100 }));
   app.use(bodyErrorHandler);
-  app.enableShutdownHooks();
 }
 
 /** Body-parser failures answer in the contract's JSON error shape instead of Express's HTML page. */

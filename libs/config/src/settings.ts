@@ -30,6 +30,7 @@ export type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'mysql';
 export interface Settings {
   production: boolean;
   port: number;
+  shutdownTimeoutMs: number;
   database: DatabaseTarget;
   migrateOnStart: boolean;
   dataDir: string;
@@ -62,6 +63,7 @@ export function loadSettings(env: Env): Settings {
   const settings: Settings = {
     production: env.NODE_ENV === 'production',
     port: read.int('PORT', 5100, 0, 65535),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     database: read.database('DATABASE_URL', 'sqlite:data/pwpush.sqlite3'),
     migrateOnStart: read.bool('DB_MIGRATE_ON_START', true),
     dataDir: read.string('DATA_DIR', 'data'),

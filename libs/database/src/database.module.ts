@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SETTINGS, Settings } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
-import { runMigrations } from './run-migrations';
+import { runMigrations, warnAboutPendingMigrations } from './run-migrations';
 
 @Module({})
 export class DatabaseModule {
@@ -22,7 +22,11 @@ export class DatabaseModule {
           provide: 'DATABASE_MIGRATIONS',
           inject: [SETTINGS, DataSource],
           useFactory: async (settings: Settings, dataSource: DataSource) => {
-            if (settings.migrateOnStart) await runMigrations(dataSource);
+            if (settings.migrateOnStart) {
+              await runMigrations(dataSource);
+            } else {
+              await warnAboutPendingMigrations(dataSource);
+            }
             return true;
           },
         },

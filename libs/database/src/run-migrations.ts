@@ -35,3 +35,10 @@ async function applyPending(dataSource: DataSource, logger: Logger): Promise<voi
   const applied = await dataSource.runMigrations({ transaction: 'each' });
   if (applied.length > 0) logger.log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
 }
+
+/** With start-up migrations off, an outdated schema is worth a loud line in the log. */
+export async function warnAboutPendingMigrations(dataSource: DataSource, logger = new Logger('Migrations')): Promise<void> {
+  if (await dataSource.showMigrations()) {
+    logger.warn('Database migrations are pending and DB_MIGRATE_ON_START=false: run `cli migrations:run` before serving traffic.');
+  }
+}

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { Logger, LoggerService } from '@nestjs/common';
+import { loadSettings, readProcessEnv, SettingsError } from '@app/config';
+import { COMMANDS, CommandError } from './commands';
+
+/**
+ * Administration CLI, usable on the production image with the server's settings:
+ *   node dist/apps/cli/src/main.js <command> [--flag value ...]
+ * Results go to stdout as JSON; errors to stderr with a non-zero exit code.
+ */
+/** stdout carries the command's JSON result only; progress and warnings go to stderr. */
+class StderrLogger implements LoggerService {
+  log(message: unknown, context?: string): void {
+    process.stderr.write(`${context ? `[${context}] ` : ''}${String(message)}\n`);
+  }
+  error = this.log;
+  warn = this.log;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) throw new CommandError(`Usage: cli <command> [options]\nCommands:\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(22)} ${c.summary}`).join('\n')}`);
+  await command.run(parseFlags(rest), loadSettings(readProcessEnv()));
+}
+
+function parseFlags(args: string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = args[i + 1];
+    if (!arg.startsWith('--') || value === undefined || value.startsWith('--')) throw new CommandError(`Expected --flag value, got "${arg}".`);
+    flags.set(arg.slice(2), value);
+    i++;
+  }
+  return flags;
+}
+
+Logger.overrideLogger(new StderrLogger());
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    const known = error instanceof CommandError || error instanceof SettingsError;
+    process.stderr.write(`${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(known ? 2 : 1);
+  },
+);

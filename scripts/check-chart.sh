@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Checks the Helm chart in helm/pwpush without a cluster:
+#   - helm lint --strict with every CI values file;
+#   - helm template with the defaults (+ the two required secrets) and with
+#     every helm/pwpush/ci/*-values.yaml, each output validated offline by
+#     scripts/validate-manifests.mjs (Kubernetes schemas via kubernetes-models,
+#     unknown fields, pod hardening, hook ordering);
+#   - negative cases that must fail (so the checks above are known to bite);
+#   - the chart README documents every value.
+# Run from anywhere: bash scripts/check-chart.sh. Exits non-zero on any failure.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+HELM_VERSION=v3.16.4
+# A helm built with `go install` assumes Kubernetes 1.20 for .Capabilities
+# (release builds get it via ldflags), which is below the chart's kubeVersion.
+# Render for a current cluster explicitly instead.
+KUBE_VERSION=1.31.0
+CHART=helm/pwpush
+BIN_DIR="$PWD/.cache/bin"
+HELM="$BIN_DIR/helm"
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+section() { printf '\n== %s\n' "$*"; }
+
+# ---------------------------------------------------------------- tools
+
+installed_helm_version() { "$HELM" version --template '{{.Version}}' 2>/dev/null || true; }
+
+if [[ "$(installed_helm_version)" != "$HELM_VERSION" ]]; then
+  command -v go >/dev/null || { echo "go is needed to build helm $HELM_VERSION into $BIN_DIR" >&2; exit 1; }
+  echo "Building helm $HELM_VERSION into $BIN_DIR (first run only; takes a minute or two)..."
+  mkdir -p "$BIN_DIR"
+  # The version ldflag only makes `helm version` truthful, so a pin bump is
+  # detected above and triggers a rebuild.
+  GOBIN="$BIN_DIR" GOTOOLCHAIN=local go install \
+    -ldflags "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" \
+    "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+fi
+echo "helm: $("$HELM" version --short)"
+
+if [[ ! -d node_modules/kubernetes-models || ! -d node_modules/@kubernetes-models/prometheus-operator || ! -d node_modules/yaml ]]; then
+  echo "node_modules lacks kubernetes-models, @kubernetes-models/prometheus-operator or yaml: run npm ci first" >&2
+  exit 1
+fi
+
+VALIDATE=(node scripts/validate-manifests.mjs)
+# Values that satisfy the chart's `required` secrets, for the default-values render.
+REQUIRED_SETS=(
+  --set "secrets.databaseUrl=mysql://pwpush:secret@mysql:3306/pwpush"
+  --set "secrets.masterKey=$(printf '%064d' 0)"
+)
+CI_VALUES=("$CHART"/ci/*-values.yaml)
+
+render() { "$HELM" template pwpush "$CHART" --namespace pwpush --kube-version "$KUBE_VERSION" "$@"; }
+
+# ------------------------------------------------------- validator self-test
+
+section "manifest validator self-test"
+if "${VALIDATE[@]}" --self-test; then
+  pass "validate-manifests --self-test"
+else
+  fail "validate-manifests --self-test"
+fi
+
+# --------------------------------------------------------------------- lint
+
+section "helm lint --strict"
+for values in "${CI_VALUES[@]}"; do
+  if "$HELM" lint --strict "$CHART" --kube-version "$KUBE_VERSION" -f "$values" >"$WORK/lint.log" 2>&1; then
+    pass "helm lint --strict -f $values"
+  else
+    cat "$WORK/lint.log"
+    fail "helm lint --strict -f $values"
+  fi
+done
+
+# ---------------------------------------------------- render and validate
+
+section "helm template + offline validation"
+check_render() { # name, helm template args...
+  local name="$1"
+  shift
+  local out="$WORK/$name.yaml"
+  if ! render "$@" >"$out" 2>"$WORK/render.err"; then
+    cat "$WORK/render.err"
+    fail "render $name"
+    return
+  fi
+  # The chart must also render its test pod; --skip-tests is not used.
+  if "${VALIDATE[@]}" --label "$name" "$out"; then
+    pass "render + validate $name"
+  else
+    fail "render + validate $name"
+  fi
+}
+
+check_render "defaults" "${REQUIRED_SETS[@]}"
+for values in "${CI_VALUES[@]}"; do
+  check_render "$(basename "$values" .yaml)" -f "$values"
+done
+
+# ------------------------------------------------------------ must-fail cases
+
+section "negative cases (each must fail, for the stated reason)"
+expect_render_failure() { # description, expected stderr substring, helm template args...
+  local description="$1" expected="$2"
+  shift 2
+  if render "$@" >/dev/null 2>"$WORK/neg.err"; then
+    fail "$description: rendered, but should have failed"
+  elif grep -qF -- "$expected" "$WORK/neg.err"; then
+    pass "$description (helm: $(grep -F -m1 -- "$expected" "$WORK/neg.err" | cut -c1-160))"
+  else
+    cat "$WORK/neg.err"
+    fail "$description: failed, but without \"$expected\""
+  fi
+}
+
+expect_render_failure "defaults without secrets stop at required" \
+  "secrets.databaseUrl is required"
+expect_render_failure "database URL without master key stops at required" \
+  "secrets.masterKey is required" --set "secrets.databaseUrl=mysql://u:p@db:3306/pwpush"
+expect_render_failure "schema: replicaCount must be an integer" \
+  "replicaCount: Invalid type. Expected: integer" -f "$CHART/ci/minimal-values.yaml" --set-string replicaCount=three
+expect_render_failure "schema: unknown top-level value is rejected" \
+  "Additional property replicas is not allowed" -f "$CHART/ci/minimal-values.yaml" --set replicas=3
+expect_render_failure "schema: unknown nested value is rejected" \
+  "Additional property tagg is not allowed" -f "$CHART/ci/minimal-values.yaml" --set image.tagg=1.0
+expect_render_failure "schema: master key must be 64 hex characters" \
+  "secrets.masterKey: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set secrets.masterKey=not-a-key
+expect_render_failure "schema: config values must be strings" \
+  "config.PWP__ALLOW_ANONYMOUS: Invalid type. Expected: string" -f "$CHART/ci/minimal-values.yaml" --set config.PWP__ALLOW_ANONYMOUS=true
+expect_render_failure "secret settings are refused in the ConfigMap" \
+  "config.DATABASE_URL is a secret setting" -f "$CHART/ci/minimal-values.yaml" --set-string config.DATABASE_URL=mysql://x
+expect_render_failure "metrics token without ServiceMonitor bearer token" \
+  "bearerToken.enabled=true" -f "$CHART/ci/minimal-values.yaml" \
+  --set metrics.serviceMonitor.enabled=true --set secrets.metricsToken=t
+
+# A chart that renders but produces an invalid manifest must be caught by the
+# validator: a misspelt securityContext field passes the values schema (the
+# value is a free-form Kubernetes object) and helm, and Kubernetes would drop it.
+if render -f "$CHART/ci/minimal-values.yaml" --set securityContext.readOnlyRootFileSystem=true >"$WORK/bogus.yaml" 2>&1 &&
+  ! "${VALIDATE[@]}" --label bogus-field "$WORK/bogus.yaml" >"$WORK/bogus.log" 2>&1; then
+  if grep -q "unknown field .*securityContext/readOnlyRootFileSystem" "$WORK/bogus.log"; then
+    pass "validator rejects a rendered manifest with an unknown field"
+  else
+    cat "$WORK/bogus.log"
+    fail "validator failed the bogus-field render, but not for the unknown field"
+  fi
+else
+  cat "$WORK/bogus.log" 2>/dev/null || true
+  fail "validator accepted a rendered manifest with an unknown field"
+fi
+
+# Same for a policy breach the schema allows: a writable root filesystem.
+if render -f "$CHART/ci/minimal-values.yaml" --set securityContext.readOnlyRootFilesystem=false >"$WORK/rw.yaml" 2>&1 &&
+  ! "${VALIDATE[@]}" --label writable-root "$WORK/rw.yaml" >"$WORK/rw.log" 2>&1 &&
+  grep -q "readOnlyRootFilesystem must be true" "$WORK/rw.log"; then
+  pass "validator rejects a writable root filesystem"
+else
+  cat "$WORK/rw.log" 2>/dev/null || true
+  fail "validator accepted a writable root filesystem"
+fi
+
+# helm lint --strict must fail on values that break the schema as well.
+printf 'replicaCount: three\n' >"$WORK/bad-values.yaml"
+if "$HELM" lint --strict "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/ci/minimal-values.yaml" \
+  -f "$WORK/bad-values.yaml" >"$WORK/lint-bad.log" 2>&1; then
+  fail "helm lint --strict accepted replicaCount: three"
+else
+  pass "helm lint --strict rejects replicaCount: three"
+fi
+
+# ------------------------------------------------------------------- docs
+
+section "README documents every value"
+if node scripts/check-chart-docs.mjs "$CHART"; then
+  pass "README value table matches values.schema.json and values.yaml"
+else
+  fail "README value table out of date"
+fi
+
+echo
+echo "check-chart: $passed passed, $failed failed"
+[[ "$failed" -eq 0 ]]

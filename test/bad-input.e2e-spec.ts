@@ -1,0 +1,297 @@
+import { client, request, type HttpResult } from './support/http';
+import { OWNED_PUSH_KEYS, RETRIEVED_PUSH_KEYS, keysOf } from './support/push-keys';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/**
+ * Hostile and malformed input: every request here must get a JSON error with a string `error`
+ * (422s add `errors: { field: string[] }`), or be accepted where the contract says so, and never
+ * a 500. The server must keep serving afterwards.
+ */
+
+const PUSH_MISSING = 'param is missing or the value is empty or invalid: push';
+const PAYLOAD_REQUIRED = 'Payload is required.';
+const TEXT_MAX = 1_048_576;
+
+interface Req {
+  method: string;
+  path: string;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/**
+ * What a case expects besides the status: for 422 the field named in `errors`; for 2xx a subset
+ * of the response body; optionally the exact `error` message.
+ */
+type Expectation = string | Record<string, unknown> | undefined;
+
+const PUSHES = '/api/v2/pushes';
+const JSON_TYPE = { 'content-type': 'application/json' };
+const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** POST /api/v2/pushes with this exact body text, as application/json unless told otherwise. */
+const raw = (body: string | Buffer, headers: Record<string, string> = JSON_TYPE): Req => ({ method: 'POST', path: PUSHES, body, headers });
+/** POST /api/v2/pushes with a JSON-serialised body. */
+const json = (value: unknown): Req => raw(JSON.stringify(value));
+/** POST /api/v2/pushes with `{"push": fields}`. */
+const push = (fields: Record<string, unknown>): Req => json({ push: fields });
+/** A text push with one field set to `value`. */
+const text = (field: string, value: unknown): Req => push({ payload: 'secret', [field]: value });
+const form = (body: string): Req => raw(body, FORM_TYPE);
+const call = (method: string, path: string, headers?: Record<string, string>): Req => ({ method, path, headers });
+
+const nested = (depth: number, open: string, close: string, inner: string) => `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
+
+/** `{"push":{"payload":"x","<field>":<value>}}` for values JSON.stringify cannot produce. */
+const rawField = (field: string, value: string) => raw(`{"push":{"payload":"x","${field}":${value}}}`);
+
+type Case = [name: string, req: Req, status: number, expect?: Expectation, error?: string];
+
+/** Cases that need no existing push. */
+const cases: Case[] = [
+  // Malformed JSON
+  ['JSON truncated', raw('{"push":{"payload":"x"'), 400],
+  ['JSON with trailing garbage', raw('{"push":{"payload":"x"}} trailing'), 400],
+  ['JSON with single quotes', raw("{'push':{'payload':'x'}}"), 400],
+  ['JSON with NaN', rawField('expire_after_days', 'NaN'), 400],
+  ['JSON with Infinity', rawField('expire_after_views', 'Infinity'), 400],
+  ['JSON with a trailing comma', raw('{"push":{"payload":"x",}}'), 400],
+  ['JSON with a comment', raw('{"push":{"payload":"x"} /* hi */}'), 400],
+  ['JSON with an unquoted key', raw('{push:{"payload":"x"}}'), 400],
+  ['JSON bare string', raw('"secret"'), 400],
+  ['JSON bare number', raw('42'), 400],
+  ['JSON bare true', raw('true'), 400],
+  ['JSON bare null', raw('null'), 400],
+  ['JSON bare array', raw('[{"push":{"payload":"x"}}]'), 400, undefined, PUSH_MISSING],
+  ['JSON empty array', raw('[]'), 400, undefined, PUSH_MISSING],
+  ['JSON empty object', raw('{}'), 400, undefined, PUSH_MISSING],
+  ['empty JSON body', raw(''), 400, undefined, PUSH_MISSING],
+  ['whitespace-only JSON body', raw('  \n\t '), 400],
+  ['JSON body not valid UTF-8', raw(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])), 400],
+  ['JSON with an unsupported charset', raw('{"push":{"payload":"x"}}', { 'content-type': 'application/json; charset=latin1' }), 400],
+  ['JSON with a bogus gzip Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'gzip' }), 400],
+  ['JSON with an unknown Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'bogus' }), 400],
+  ['JSON 10,000 unclosed [', raw('['.repeat(10_000)), 400],
+  ['JSON 10,000 balanced [ ] as the body', raw(nested(10_000, '[', ']', '')), 400, undefined, PUSH_MISSING],
+  ['JSON payload nested 10,000 [ deep', raw(`{"push":{"payload":${nested(10_000, '[', ']', '"x"')}}}`), 422, 'payload'],
+  ['JSON unknown key nested 10,000 { deep', raw(`{"push":{"payload":"x","junk":${nested(10_000, '{"a":', '}', '1')}}}`), 201, { kind: 'text' }],
+  ['JSON push nested 100,000 [ deep', raw(`{"push":${nested(100_000, '[', ']', '1')}}`), 400, undefined, PUSH_MISSING],
+  ['body over the 16 MB limit', raw(JSON.stringify({ push: { payload: 'x'.repeat(17 * 1024 * 1024) } })), 413],
+
+  // Content types
+  ['text/plain body', raw('{"push":{"payload":"x"}}', { 'content-type': 'text/plain' }), 400, undefined, PUSH_MISSING],
+  ['application/xml body', raw('<push><payload>x</payload></push>', { 'content-type': 'application/xml' }), 400, undefined, PUSH_MISSING],
+  ['no Content-Type', raw(Buffer.from('{"push":{"payload":"x"}}'), {}), 400, undefined, PUSH_MISSING],
+  ['octet-stream body', raw(Buffer.from('{"push":{"payload":"x"}}'), { 'content-type': 'application/octet-stream' }), 400, undefined, PUSH_MISSING],
+
+  // The push object
+  ['push missing', json({ payload: 'x' }), 400, undefined, PUSH_MISSING],
+  ['push null', json({ push: null }), 400, undefined, PUSH_MISSING],
+  ['push a string', json({ push: 'secret' }), 400, undefined, PUSH_MISSING],
+  ['push a number', json({ push: 42 }), 400, undefined, PUSH_MISSING],
+  ['push true', json({ push: true }), 400, undefined, PUSH_MISSING],
+  ['push an empty array', json({ push: [] }), 400, undefined, PUSH_MISSING],
+  ['push an array of objects', json({ push: [{ payload: 'x' }] }), 400, undefined, PUSH_MISSING],
+  ['push an empty object', json({ push: {} }), 400, undefined, PUSH_MISSING],
+  ['push with only unknown keys', push({ secret: 'x' }), 422, 'payload', PAYLOAD_REQUIRED],
+
+  // payload
+  ['payload missing', push({ kind: 'text' }), 422, 'payload', PAYLOAD_REQUIRED],
+  ['payload a number', push({ payload: 42 }), 422, 'payload'],
+  ['payload an array', push({ payload: ['x'] }), 422, 'payload'],
+  ['payload an object', push({ payload: { value: 'x' } }), 422, 'payload'],
+  ['payload a boolean', push({ payload: true }), 422, 'payload'],
+  ['payload null', push({ payload: null }), 422, 'payload', PAYLOAD_REQUIRED],
+  ['payload empty', push({ payload: '' }), 422, 'payload', PAYLOAD_REQUIRED],
+  ['payload whitespace', push({ payload: ' \t\r\n ' }), 422, 'payload', PAYLOAD_REQUIRED],
+  ['payload 10 MB', push({ payload: 'x'.repeat(10 * 1024 * 1024) }), 422, 'payload', 'Payload is too long (maximum is 1,048,576 characters).'],
+  ['payload of exactly 1,048,576 characters', push({ payload: 'x'.repeat(TEXT_MAX) }), 201],
+  ['payload of 1,048,577 characters', push({ payload: 'x'.repeat(TEXT_MAX + 1) }), 422, 'payload'],
+  ['payload of 1,048,576 astral characters', push({ payload: '😀'.repeat(TEXT_MAX) }), 201],
+  ['payload of 1,048,577 astral characters', push({ payload: '😀'.repeat(TEXT_MAX + 1) }), 422, 'payload'],
+  ['payload with a NUL', push({ payload: 'a\u0000b' }), 422, 'payload'],
+  ['payload a lone high surrogate', raw('{"push":{"payload":"\\ud800"}}'), 422, 'payload'],
+  ['payload a lone low surrogate', raw('{"push":{"payload":"ab\\udfffcd"}}'), 422, 'payload'],
+  ['payload surrogates reversed', raw('{"push":{"payload":"\\ude00\\ud83d"}}'), 422, 'payload'],
+  ['payload with a valid escaped pair', raw('{"push":{"payload":"\\ud83d\\ude00"}}'), 201],
+
+  // Other text fields
+  ['name with a NUL', text('name', 'a\u0000b'), 422, 'name'],
+  ['name a lone surrogate', rawField('name', '"\\udbff"'), 422, 'name'],
+  ['name over 255 characters', text('name', 'n'.repeat(256)), 422, 'name', 'Name is too long (maximum is 255 characters).'],
+  ['name of 255 astral characters', text('name', '😀'.repeat(255)), 201, { name: '😀'.repeat(255) }],
+  ['name a number', text('name', 42), 422, 'name'],
+  ['passphrase with a NUL', text('passphrase', 'a\u0000b'), 422, 'passphrase'],
+  ['passphrase a lone surrogate', rawField('passphrase', '"\\ud800"'), 422, 'passphrase'],
+  ['passphrase over 1,024 characters', text('passphrase', 'p'.repeat(1025)), 422, 'passphrase'],
+  ['passphrase an object', text('passphrase', { value: 'p' }), 422, 'passphrase'],
+  ['note over 10,000 characters', text('note', 'n'.repeat(10_001)), 422, 'note', 'Note is too long (maximum is 10,000 characters).'],
+  ['note of exactly 10,000 characters', text('note', 'n'.repeat(10_000)), 201],
+  ['note with a NUL', text('note', 'a\u0000b'), 422, 'note'],
+  ['note an array', text('note', ['n']), 422, 'note'],
+
+  // kind
+  ['kind unknown', text('kind', 'password'), 422, 'kind', 'Kind must be one of text, file, url or qr.'],
+  ['kind upper case', text('kind', 'TEXT'), 422, 'kind'],
+  ['kind a number', text('kind', 1), 422, 'kind'],
+  ['kind an array', text('kind', ['text']), 422, 'kind'],
+  ['kind with a NUL', text('kind', 'text\u0000'), 422, 'kind'],
+  ['kind null (the default)', text('kind', null), 201, { kind: 'text' }],
+  ['kind file', text('kind', 'file'), 422, 'kind', 'File pushes are disabled.'],
+  ['files given (kind file by default)', push({ files: ['x'] }), 422, 'kind', 'File pushes are disabled.'],
+  ['files not a list', text('files', 'x'), 422, 'files'],
+
+  // expire_after_days (1..90) and expire_after_views (1..100)
+  ...(['expire_after_days', 'expire_after_views'] as const).flatMap((field): Case[] => [
+    [`${field} negative`, text(field, -1), 422, field],
+    [`${field} zero`, text(field, 0), 422, field],
+    [`${field} float 1.5`, text(field, 1.5), 422, field],
+    [`${field} 1e308`, rawField(field, '1e308'), 422, field],
+    [`${field} 99999999999999999999`, rawField(field, '99999999999999999999'), 422, field],
+    [`${field} "99999999999999999999"`, text(field, '99999999999999999999'), 422, field],
+    [`${field} "abc"`, text(field, 'abc'), 422, field],
+    [`${field} "1.5"`, text(field, '1.5'), 422, field],
+    [`${field} "0x10"`, text(field, '0x10'), 422, field],
+    [`${field} "5" (accepted)`, text(field, '5'), 201, { [field]: 5 }],
+    [`${field} true`, text(field, true), 422, field],
+    [`${field} an array`, text(field, [5]), 422, field],
+    [`${field} an object`, text(field, { value: 5 }), 422, field],
+    [`${field} null (the default)`, text(field, null), 201, { [field]: field === 'expire_after_days' ? 7 : 5 }],
+  ]),
+  ['expire_after_days 91 (over the max)', text('expire_after_days', 91), 422, 'expire_after_days', 'Expire after days must be between 1 and 90.'],
+  ['expire_after_views 101 (over the max)', text('expire_after_views', 101), 422, 'expire_after_views', 'Expire after views must be between 1 and 100.'],
+
+  // Booleans
+  ...(['deletable_by_viewer', 'retrieval_step'] as const).flatMap((field): Case[] => [
+    [`${field} "maybe"`, text(field, 'maybe'), 422, field],
+    [`${field} 2`, text(field, 2), 422, field],
+    [`${field} []`, text(field, []), 422, field],
+    [`${field} {}`, text(field, {}), 422, field],
+    [`${field} "yes" (accepted)`, text(field, 'yes'), 201, { [field]: true }],
+    [`${field} "0" (accepted)`, text(field, '0'), 201, { [field]: false }],
+    [`${field} "on" (accepted)`, text(field, 'on'), 201, { [field]: true }],
+  ]),
+
+  // url and qr pushes
+  ['url javascript:', push({ kind: 'url', payload: 'javascript:alert(1)' }), 422, 'payload'],
+  ['url data:', push({ kind: 'url', payload: 'data:text/html,<script>alert(1)</script>' }), 422, 'payload'],
+  ['url ftp:', push({ kind: 'url', payload: 'ftp://x' }), 422, 'payload'],
+  ['url not a URL', push({ kind: 'url', payload: 'not a url' }), 422, 'payload'],
+  ['url protocol-relative', push({ kind: 'url', payload: '//example.com' }), 422, 'payload'],
+  ['url without a host', push({ kind: 'url', payload: 'http://' }), 422, 'payload'],
+  ['url file:', push({ kind: 'url', payload: 'file:///etc/passwd' }), 422, 'payload'],
+  ['url missing', push({ kind: 'url' }), 422, 'payload', PAYLOAD_REQUIRED],
+  ['url https (accepted)', push({ kind: 'url', payload: 'https://example.com/x' }), 201, { kind: 'url', deletable_by_viewer: null }],
+  ['qr over 1,024 characters', push({ kind: 'qr', payload: 'q'.repeat(1025) }), 422, 'payload', 'Payload is too long (maximum is 1024 characters).'],
+  ['qr of exactly 1,024 characters', push({ kind: 'qr', payload: 'q'.repeat(1024) }), 201, { kind: 'qr' }],
+
+  // Prototype pollution
+  ['push.__proto__ carrying a payload', raw('{"push":{"__proto__":{"payload":"x"}}}'), 422, 'payload', PAYLOAD_REQUIRED],
+  ['push.__proto__ carrying a kind', raw('{"push":{"payload":"x","__proto__":{"kind":"url"}}}'), 201, { kind: 'text' }],
+  ['top-level __proto__ carrying push', raw('{"__proto__":{"push":{"payload":"x"}}}'), 400, undefined, PUSH_MISSING],
+  ['push.constructor.prototype', raw('{"push":{"constructor":{"prototype":{"payload":"x"}}}}'), 422, 'payload', PAYLOAD_REQUIRED],
+  ['top-level constructor.prototype', raw('{"constructor":{"prototype":{"push":{"payload":"x"}}}}'), 400, undefined, PUSH_MISSING],
+  ['form push[__proto__][payload]', form('push[__proto__][payload]=x'), 400, undefined, PUSH_MISSING],
+  ['form __proto__[push][payload]', form('__proto__[push][payload]=x'), 400, undefined, PUSH_MISSING],
+
+  // Form bodies
+  ['form push[payload] (accepted)', form('push[payload]=x'), 201, { kind: 'text' }],
+  ['form with options (accepted)', form('push[payload]=x&push[expire_after_views]=2&push[retrieval_step]=false'), 201, { expire_after_views: 2, retrieval_step: false }],
+  ['form push=x', form('push=x'), 400, undefined, PUSH_MISSING],
+  ['form empty', form(''), 400, undefined, PUSH_MISSING],
+  ['form push[payload][]=a&push[payload][]=b', form('push[payload][]=a&push[payload][]=b'), 422, 'payload'],
+  ['form push[payload][999]=x', form('push[payload][999]=x'), 422, 'payload'],
+  ['form broken percent-encoding', form('push[payload]=%E0%A4%A&%%%'), 201],
+  ['form over 100 parameters', form(Array.from({ length: 150 }, (_, i) => `push[p${i}]=x`).join('&')), 413],
+
+  // Paths and methods
+  ['GET a token of 8,000 characters', call('GET', `${PUSHES}/${'a'.repeat(8000)}`), 404, undefined, 'not-found'],
+  ['GET a token with %00', call('GET', `${PUSHES}/abc%00def`), 404, undefined, 'not-found'],
+  ['GET a token with ..%2F', call('GET', `${PUSHES}/..%2F..%2Fversion`), 404, undefined, 'not-found'],
+  ['GET a token with broken percent-encoding', call('GET', `${PUSHES}/%E0%A4%A`), 400],
+  ['GET preview of a token with %00', call('GET', `${PUSHES}/abc%00def/preview`), 404, undefined, 'not-found'],
+  ['DELETE a token with ..%2F', call('DELETE', `${PUSHES}/..%2F..%2Fversion`), 404, undefined, 'not-found'],
+  ['GET an unknown route', call('GET', '/api/v2/nope'), 404, undefined, 'not-found'],
+  ['GET an unknown API version', call('GET', '/api/v3/pushes'), 404, undefined, 'not-found'],
+  ['GET the site root', call('GET', '/'), 404, undefined, 'not-found'],
+  ['PUT /api/v2/pushes/:token', call('PUT', `${PUSHES}/abc`), 404, undefined, 'not-found'],
+  ['PATCH /api/v2/pushes/:token', call('PATCH', `${PUSHES}/abc`), 404, undefined, 'not-found'],
+  ['PUT /api/v2/pushes', call('PUT', PUSHES), 404, undefined, 'not-found'],
+  ['DELETE /api/v2/pushes', call('DELETE', PUSHES), 404, undefined, 'not-found'],
+  ['POST /api/v2/pushes/:token', call('POST', `${PUSHES}/abc`), 404, undefined, 'not-found'],
+  ['POST /api/v2/version', call('POST', '/api/v2/version'), 404, undefined, 'not-found'],
+];
+
+describe('bad input', () => {
+  let app: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    // Hundreds of requests from one address: keep any per-IP throttling out of the way.
+    app = await startTestApp({ PWP__THROTTLING__MINUTE: '100000', PWP__THROTTLING__SECOND: '100000' });
+    token = (await client(app.baseUrl).createPush({ payload: 'kept', expire_after_views: 100 })).url_token;
+  });
+
+  afterAll(() => app.close({ drop: true }));
+
+  const send = (req: Req): Promise<HttpResult> => request(app.baseUrl, req.method, req.path, { body: req.body, headers: req.headers });
+
+  function expectAnswer(result: HttpResult, status: number, expectation: Expectation, error?: string): void {
+    const summary = `${result.status} ${result.text.slice(0, 300)}`;
+    expect({ status: result.status, summary }).toEqual({ status, summary });
+    expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+    if (status >= 400) {
+      expect(result.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
+      if (error !== undefined) expect(result.body.error).toBe(error);
+    }
+    if (status === 422) {
+      const errors = result.body.errors as Record<string, unknown>;
+      expect(errors).toEqual(expect.any(Object));
+      for (const messages of Object.values(errors)) expect(messages).toEqual(expect.arrayContaining([expect.any(String)]));
+      expect(Object.keys(errors)).toContain(expectation);
+      expect(result.body.error).toBe((errors[expectation as string] as string[])[0]);
+    } else if (status === 201) {
+      expect(keysOf(result.body as object)).toEqual(OWNED_PUSH_KEYS);
+      if (typeof expectation === 'object') expect(result.body).toMatchObject(expectation);
+    }
+  }
+
+  it('has at least 60 cases with unique names', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(cases.map(([name]) => name)).size).toBe(cases.length);
+  });
+
+  it.each(cases)('%s → %i', async (_name, req, status, expectation, error) => {
+    expectAnswer(await send(req), status, expectation, error);
+  });
+
+  describe('on an existing push', () => {
+    it.each<[string, (token: string) => Req, number, string?]>([
+      ['passphrase given twice in the query', (t) => call('GET', `${PUSHES}/${t}?passphrase=a&passphrase=b`), 400],
+      ['passphrase given twice on DELETE', (t) => call('DELETE', `${PUSHES}/${t}?passphrase=a&passphrase=b`), 400],
+      ['PUT on the push', (t) => call('PUT', `${PUSHES}/${t}`), 404, 'not-found'],
+      ['PATCH on the push', (t) => call('PATCH', `${PUSHES}/${t}`), 404, 'not-found'],
+      ['POST on the push', (t) => call('POST', `${PUSHES}/${t}`), 404, 'not-found'],
+      ['the token with a trailing %00', (t) => call('GET', `${PUSHES}/${t}%00`), 404, 'not-found'],
+      ['the token with ..%2F in front', (t) => call('GET', `${PUSHES}/..%2F${t}`), 404, 'not-found'],
+    ])('%s → %i', async (_name, build, status, error) => {
+      expectAnswer(await send(build(token)), status, undefined, error);
+    });
+  });
+
+  it('left no prototype polluted', () => {
+    const probe = {} as Record<string, unknown>;
+    expect([probe.payload, probe.push, probe.kind, probe.polluted]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('keeps serving: a normal create and retrieve work afterwards', async () => {
+    const api = client(app.baseUrl);
+    const created = await api.createPush({ payload: 'still here', expire_after_views: 2 });
+    const retrieved = await api.get(`${PUSHES}/${created.url_token}`);
+    expect(retrieved.status).toBe(200);
+    expect(keysOf(retrieved.body as object)).toEqual(RETRIEVED_PUSH_KEYS);
+    expect(retrieved.body).toMatchObject({ payload: 'still here', views_remaining: 1, expired: false });
+    const kept = await api.get(`${PUSHES}/${token}`);
+    expect(kept.body).toMatchObject({ payload: 'kept', views_remaining: 99 });
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client } from './support/http';
+import { CLI_MAIN, runNode, SERVER_MAIN, startServer } from './support/server-process';
+import { createTestDatabase, E2E_MYSQL_URL, TestDatabase } from './support/test-database';
+import { TEST_MASTER_KEY } from './support/test-app';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'pwpush-proc-'));
+
+describe('the server process', () => {
+  let database: TestDatabase;
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(() => database.drop());
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT', 'abc'],
+    ['PWP__PW__EXPIRE_AFTER_VIEWS_MAX', '1000'],
+    ['PWP__ALLOW_ANONYMOUS', 'maybe'],
+    ['PWPUSH_MASTER_KEY', 'short'],
+    ['TRUST_PROXY', '10.0.0.0/99'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses to start when %s=%s, naming the variable', async (name, value) => {
+    const { code, stderr } = await runNode(SERVER_MAIN, [], { DATABASE_URL: database.url, DATA_DIR: tempDir(), [name]: value });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`Invalid setting ${name}`);
+  });
+
+  it('does not echo a bad DATABASE_URL, which may hold a password', async () => {
+    const { code, stderr } = await runNode(SERVER_MAIN, [], { DATABASE_URL: 'postgres://admin:hunter2-secret@db/x' });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('Invalid setting DATABASE_URL');
+    expect(stderr).not.toContain('hunter2-secret');
+  });
+
+  it('refuses to start in production without PWPUSH_MASTER_KEY', async () => {
+    const { code, stderr } = await runNode(SERVER_MAIN, [], { NODE_ENV: 'production', DATABASE_URL: database.url, DATA_DIR: tempDir() });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('PWPUSH_MASTER_KEY');
+  });
+
+  it('generates a development key once, warns about it, and reuses it', async () => {
+    const dataDir = tempDir();
+    const first = await startServer({ DATABASE_URL: database.url, DATA_DIR: dataDir });
+    const { url_token } = await client(first.url).createPush({ payload: 'kept across restarts' });
+    await first.stop();
+    expect(first.output()).toContain('PWPUSH_MASTER_KEY is not set');
+    const keyFile = join(dataDir, 'master.key');
+    expect(readFileSync(keyFile, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+
+    const second = await startServer({ DATABASE_URL: database.url, DATA_DIR: dataDir });
+    expect((await client(second.url).get(`/api/v2/pushes/${url_token}`)).body.payload).toBe('kept across restarts');
+    await second.stop();
+    expect(second.output()).not.toContain('PWPUSH_MASTER_KEY is not set');
+  });
+
+  it('logs JSON lines with request ids and never a payload, note, passphrase or token', async () => {
+    const secrets = { payload: 'Payload-9d41-Marmot', note: 'Note-2b7c-Ocelot', passphrase: 'Pass-77ae-Tapir' };
+    const server = await startServer({ DATABASE_URL: database.url, DATA_DIR: tempDir(), PWPUSH_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'debug' });
+    const api = client(server.url);
+    const push = await api.createPush({ ...secrets, name: 'n' });
+    expect((await api.get(`/api/v2/pushes/${push.url_token}?passphrase=wrong-guess-Lynx`)).status).toBe(401);
+    expect((await api.get(`/api/v2/pushes/${push.url_token}?passphrase=${secrets.passphrase}`)).body.payload).toBe(secrets.payload);
+    const traced = await api.get(`/api/v2/pushes/${push.url_token}`, { 'x-passphrase': secrets.passphrase, 'x-request-id': 'trace-abc-123' });
+    expect(traced.headers.get('x-request-id')).toBe('trace-abc-123');
+    await api.get(`/api/v2/pushes/${push.url_token}/preview`);
+    await api.delete(`/api/v2/pushes/${push.url_token}?passphrase=${secrets.passphrase}`);
+    await api.raw('POST', '/api/v2/pushes', { body: `{"push":{"payload":"${secrets.payload}"`, headers: { 'content-type': 'application/json' } });
+    expect(await server.stop()).toBe(0);
+
+    const output = server.output();
+    for (const secret of [...Object.values(secrets), 'wrong-guess-Lynx', push.url_token]) expect(output).not.toContain(secret);
+    const lines = output.trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    const requests = lines.map((line) => JSON.parse(line) as { req?: { id: string; url: string } }).filter((entry) => entry.req);
+    expect(requests.length).toBeGreaterThanOrEqual(6);
+    expect(requests.map((entry) => entry.req!.id)).toContain('trace-abc-123');
+    expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token');
+  });
+
+  it('leaves migrations to `migrations:run` when DB_MIGRATE_ON_START=false', async () => {
+    const env = { DATABASE_URL: database.url, DATA_DIR: tempDir(), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+    const server = await startServer({ ...env, DB_MIGRATE_ON_START: 'false' });
+    await server.stop();
+    expect(server.output()).toContain('Database migrations are pending');
+
+    const migrate = await runNode(CLI_MAIN, ['migrations:run'], env);
+    expect(migrate.code).toBe(0);
+    expect(JSON.parse(migrate.stdout)).toEqual({ migrations: 'up-to-date', pending: false });
+    const again = await startServer({ ...env, DB_MIGRATE_ON_START: 'false' });
+    expect((await client(again.url).post('/api/v2/pushes', { push: { payload: 'x' } })).status).toBe(201);
+    await again.stop();
+  });
+
+  // Replicas share a database only on MySQL; SQLite is the single-process embedded default.
+  if (E2E_MYSQL_URL) {
+    it('starts three replicas at once on an empty MySQL schema', async () => {
+    const env = { DATABASE_URL: database.url, DATA_DIR: tempDir(), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+    const servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
+    const created = await Promise.all(servers.map((s, i) => client(s.url).createPush({ payload: `replica-${i}` })));
+    const readBack = await client(servers[0].url).get(`/api/v2/pushes/${created[2].url_token}`);
+    expect(readBack.body.payload).toBe('replica-2');
+    await Promise.all(servers.map((s) => s.stop()));
+    expect(servers.filter((s) => s.output().includes('Applied 1 migration(s)'))).toHaveLength(1);
+    });
+  }
+});

@@ -1,0 +1,86 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+export const SERVER_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
+export const CLI_MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+
+export function requireBuild(): void {
+  if (!existsSync(SERVER_MAIN) || !existsSync(CLI_MAIN)) throw new Error('Build first: npm run build (npm test does it).');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment a child process gets: only what the test says, plus PATH. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, NODE_ENV: 'test', ...env };
+}
+
+export interface ServerProcess {
+  url: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the built server and waits until it answers; fails with its output if it exits first. */
+export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  requireBuild();
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_MAIN], { env: childEnv({ PORT: String(port), ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${url}/api/v2/version`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, output: () => output, stop: (signal = 'SIGTERM') => stopProcess(child, exited, signal) };
+}
+
+async function stopProcess(child: ChildProcess, exited: Promise<number | null>, signal: NodeJS.Signals): Promise<number | null> {
+  if (child.exitCode === null) child.kill(signal);
+  return exited;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built entry point to completion (a server expected to refuse to start, or the CLI). */
+export async function runNode(script: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<RunResult> {
+  requireBuild();
+  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
