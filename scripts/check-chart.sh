@@ -13,9 +13,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 HELM_VERSION=v3.16.4
-# A helm built with `go install` assumes Kubernetes 1.20 for .Capabilities
-# (release builds get it via ldflags), which is below the chart's kubeVersion.
-# Render for a current cluster explicitly instead.
+# Render for a current cluster explicitly, so results do not depend on how the
+# helm binary was built.
 KUBE_VERSION=1.31.0
 CHART=helm/pwpush
 BIN_DIR="$PWD/.cache/bin"
@@ -32,17 +31,22 @@ section() { printf '\n== %s\n' "$*"; }
 
 # ---------------------------------------------------------------- tools
 
-installed_helm_version() { "$HELM" version --template '{{.Version}}' 2>/dev/null || true; }
-
-if [[ "$(installed_helm_version)" != "$HELM_VERSION" ]]; then
+# `go install` skips the ldflags of helm's release builds, leaving `helm version`
+# empty and the default Kubernetes version at 1.20 (below the chart's
+# kubeVersion). Set them as the release Makefile does (helm 3.16 is built against
+# client-go 0.31, i.e. Kubernetes 1.31).
+HELM_LDFLAGS="-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
+for pkg in chartutil lint/rules; do
+  HELM_LDFLAGS+=" -X helm.sh/helm/v3/pkg/$pkg.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/$pkg.k8sVersionMinor=31"
+done
+# The stamp records how the cached binary was built; a pin or flag change rebuilds it.
+STAMP="$BIN_DIR/helm.stamp"
+if [[ ! -x "$HELM" || "$(cat "$STAMP" 2>/dev/null)" != "$HELM_VERSION $HELM_LDFLAGS" ]]; then
   command -v go >/dev/null || { echo "go is needed to build helm $HELM_VERSION into $BIN_DIR" >&2; exit 1; }
-  echo "Building helm $HELM_VERSION into $BIN_DIR (first run only; takes a minute or two)..."
+  echo "Building helm $HELM_VERSION into $BIN_DIR (first run only; a minute or two)..."
   mkdir -p "$BIN_DIR"
-  # The version ldflag only makes `helm version` truthful, so a pin bump is
-  # detected above and triggers a rebuild.
-  GOBIN="$BIN_DIR" GOTOOLCHAIN=local go install \
-    -ldflags "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" \
-    "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  GOBIN="$BIN_DIR" GOTOOLCHAIN=local go install -ldflags "$HELM_LDFLAGS" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  echo "$HELM_VERSION $HELM_LDFLAGS" >"$STAMP"
 fi
 echo "helm: $("$HELM" version --short)"
 
