@@ -111,6 +111,44 @@ for values in "${CI_VALUES[@]}"; do
   check_render "$(basename "$values" .yaml)" -f "$values"
 done
 
+# --------------------------------------------------------- chart behaviour
+
+section "chart behaviour"
+# expect_in_render description template|all perl-regex present|absent helm-args...
+# The regex sees the whole render at once (grep -Pz), so it can span lines; use
+# (?m) for ^/$ at line boundaries.
+expect_in_render() {
+  local description="$1" template="$2" regex="$3" want="$4"
+  shift 4
+  local only=()
+  [[ "$template" == all ]] || only=(--show-only "$template")
+  if ! render "${only[@]}" "$@" >"$WORK/behaviour.yaml" 2>"$WORK/behaviour.err"; then
+    cat "$WORK/behaviour.err"
+    fail "$description (render failed)"
+    return
+  fi
+  local found=absent
+  if grep -Pzq -- "$regex" "$WORK/behaviour.yaml"; then found=present; fi
+  if [[ "$found" == "$want" ]]; then pass "$description"; else fail "$description (/$regex/ is $found)"; fi
+}
+MIN=(-f "$CHART/ci/minimal-values.yaml")
+PROD=(-f "$CHART/ci/production-values.yaml")
+MIGRATE_ENV='name: DB_MIGRATE_ON_START\n(\s*#.*\n)*\s*value: '
+expect_in_render "migration hook on: the Deployment sets DB_MIGRATE_ON_START=false" templates/deployment.yaml \
+  "${MIGRATE_ENV}\"false\"" present "${MIN[@]}"
+expect_in_render "migration hook off: pods migrate at start-up (DB_MIGRATE_ON_START=true)" templates/deployment.yaml \
+  "${MIGRATE_ENV}\"true\"" present "${MIN[@]}" --set migrations.enabled=false
+expect_in_render "migration hook off: no Job" all \
+  '(?m)^kind: Job$' absent "${MIN[@]}" --set migrations.enabled=false
+expect_in_render "existingSecret: the migration Job reads it directly" templates/migrations-job.yaml \
+  '(?m)name: pwpush-secrets$' present "${PROD[@]}"
+expect_in_render "existingSecret: the chart renders no Secret" all \
+  '(?m)^kind: Secret$' absent "${PROD[@]}"
+expect_in_render "HPA on: the Deployment leaves replicas to it" templates/deployment.yaml \
+  '(?m)^  replicas:' absent "${PROD[@]}"
+expect_in_render "HPA off: the Deployment sets replicas" templates/deployment.yaml \
+  '(?m)^  replicas: 1$' present "${MIN[@]}"
+
 # ------------------------------------------------------------ must-fail cases
 
 section "negative cases (each must fail, for the stated reason)"
