@@ -50,6 +50,7 @@ ENV NODE_ENV=production \
 # the attack surface (and the vulnerability-scanner noise from their deps).
 RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
       /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+      /opt/yarn-* /usr/local/bin/yarn /usr/local/bin/yarnpkg \
  && groupadd --system --gid 10001 pwpush \
  && useradd --system --uid 10001 --gid pwpush --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin pwpush
