@@ -1,12 +1,10 @@
-/** Unit tests: *.spec.ts beside the code. */
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' } }];
-
+/** Unit tests: *.spec.ts beside the code. Type errors are the type-check step's job, not jest's. */
 module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/libs', '<rootDir>/apps'],
   testRegex: '\\.spec\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }] },
   testEnvironment: 'node',
   moduleNameMapper: { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' },
 };
