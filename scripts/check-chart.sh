@@ -216,8 +216,11 @@ printf 'replicaCount: three\n' >"$WORK/bad-values.yaml"
 if "$HELM" lint --strict "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/ci/minimal-values.yaml" \
   -f "$WORK/bad-values.yaml" >"$WORK/lint-bad.log" 2>&1; then
   fail "helm lint --strict accepted replicaCount: three"
-else
+elif grep -q "replicaCount: Invalid type" "$WORK/lint-bad.log"; then
   pass "helm lint --strict rejects replicaCount: three"
+else
+  cat "$WORK/lint-bad.log"
+  fail "helm lint --strict failed on replicaCount: three, but not for its type"
 fi
 
 # ------------------------------------------------------------------- docs
