@@ -9,13 +9,10 @@ import { COMMANDS, CommandError } from './commands';
  * Results go to stdout as JSON; errors to stderr with a non-zero exit code.
  */
 /** stdout carries the command's JSON result only; progress and warnings go to stderr. */
-class StderrLogger implements LoggerService {
-  log(message: unknown, context?: string): void {
-    process.stderr.write(`${context ? `[${context}] ` : ''}${String(message)}\n`);
-  }
-  error = this.log;
-  warn = this.log;
-}
+const toStderr = (message: unknown, context?: string): void => {
+  process.stderr.write(`${context ? `[${context}] ` : ''}${String(message)}\n`);
+};
+const stderrLogger: LoggerService = { log: toStderr, error: toStderr, warn: toStderr };
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
@@ -36,7 +33,7 @@ function parseFlags(args: string[]): Map<string, string> {
   return flags;
 }
 
-Logger.overrideLogger(new StderrLogger());
+Logger.overrideLogger(stderrLogger);
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
