@@ -5,11 +5,12 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { AuditEntryEntity } from '@app/audit';
+import { ApiTokenEntity, UserEntity } from '@app/auth';
 import { loadSettings, readProcessEnv } from '@app/config';
 import { dataSourceOptions } from '@app/database';
 import { PushEntity } from '@app/pushes';
 
 export default new DataSource({
   ...dataSourceOptions(loadSettings(readProcessEnv())),
-  entities: [PushEntity, AuditEntryEntity],
+  entities: [PushEntity, AuditEntryEntity, UserEntity, ApiTokenEntity],
 });

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from '@app/audit';
+import { ApiAuthModule } from '@app/auth';
 import { CommonModule } from '@app/common';
 import { ConfigModule, Settings } from '@app/config';
 import { CryptoModule } from '@app/crypto';
@@ -19,6 +20,7 @@ export class AppModule {
         CommonModule,
         CryptoModule,
         DatabaseModule.forRoot(),
+        ApiAuthModule,
         AuditModule,
         PushesModule,
         VersionModule,

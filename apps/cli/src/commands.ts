@@ -1,28 +1,101 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import { AccountError, UsersService } from '@app/auth';
 import { Settings } from '@app/config';
 import { dataSourceOptions, runMigrations } from '@app/database';
+import { PushesService } from '@app/pushes';
+import { CliModule } from './cli.module';
 
 /** A user mistake (bad argument, unknown user, ...): printed without a stack trace, exit code 2. */
 export class CommandError extends Error {}
 
+type Flags = Map<string, string>;
+
 export interface Command {
   summary: string;
-  run(flags: Map<string, string>, settings: Settings): Promise<void>;
+  required?: string[];
+  optional?: string[];
+  run(flags: Flags, settings: Settings): Promise<void>;
+}
+
+const print = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+};
+
+/** Runs `work` with the app's services, and turns account errors into command errors. */
+async function withServices(settings: Settings, work: (app: INestApplicationContext) => Promise<void>): Promise<void> {
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(settings));
+  try {
+    await work(app);
+  } catch (error) {
+    throw error instanceof AccountError ? new CommandError(error.message) : error;
+  } finally {
+    await app.close();
+  }
 }
 
 export const COMMANDS: Record<string, Command> = {
   'migrations:run': {
     summary: 'apply pending database migrations (under the MySQL migration lock)',
-    run: async (flags, settings) => {
-      if (flags.size > 0) throw new CommandError('migrations:run takes no options.');
+    run: async (_flags, settings) => {
       const dataSource = await new DataSource(dataSourceOptions(settings)).initialize();
       try {
         await runMigrations(dataSource);
-        const pending = await dataSource.showMigrations();
-        process.stdout.write(`${JSON.stringify({ migrations: 'up-to-date', pending })}\n`);
+        print({ migrations: 'up-to-date', pending: await dataSource.showMigrations() });
       } finally {
         await dataSource.destroy();
       }
     },
   },
+  'users:create': {
+    summary: '--email <email> [--password <pw>]: create a user; prints its first API token',
+    required: ['email'],
+    optional: ['password'],
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        print(await app.get(UsersService).create(flags.get('email')!, flags.get('password')));
+      }),
+  },
+  'users:token': {
+    summary: '--email <email> [--name <name>]: issue a new token (replaces the token of that name)',
+    required: ['email'],
+    optional: ['name'],
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        print(await app.get(UsersService).issueToken(flags.get('email')!, flags.get('name')));
+      }),
+  },
+  'users:revoke-tokens': {
+    summary: '--email <email>: revoke all of the user\'s tokens',
+    required: ['email'],
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        const email = flags.get('email')!;
+        print({ email: (await app.get(UsersService).find(email)).email, revoked: await app.get(UsersService).revokeTokens(email) });
+      }),
+  },
+  'users:list': {
+    summary: 'list users, one JSON object per line (no secrets)',
+    run: (_flags, settings) => withServices(settings, async (app) => (await app.get(UsersService).list()).forEach(print)),
+  },
+  'users:delete': {
+    summary: '--email <email>: expire the user\'s active pushes, remove the user and their tokens',
+    required: ['email'],
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        const users = app.get(UsersService);
+        const user = await users.find(flags.get('email')!);
+        const expired = await app.get(PushesService).expireAllOwnedBy(user.id);
+        await users.delete(user.email);
+        print({ email: user.email, deleted: true, expired_pushes: expired });
+      }),
+  },
 };
+
+/** Checks the flags against the command's declaration before anything touches the database. */
+export function checkFlags(name: string, command: Command, flags: Flags): void {
+  const allowed = new Set([...(command.required ?? []), ...(command.optional ?? [])]);
+  for (const flag of flags.keys()) if (!allowed.has(flag)) throw new CommandError(`${name} does not take --${flag}.`);
+  for (const flag of command.required ?? []) if (!flags.get(flag)) throw new CommandError(`${name} needs --${flag}.`);
+}

@@ -1,24 +1,26 @@
 import 'reflect-metadata';
 import { Logger, LoggerService } from '@nestjs/common';
 import { loadSettings, readProcessEnv, SettingsError } from '@app/config';
-import { COMMANDS, CommandError } from './commands';
+import { checkFlags, COMMANDS, CommandError } from './commands';
 
 /**
  * Administration CLI, usable on the production image with the server's settings:
  *   node dist/apps/cli/src/main.js <command> [--flag value ...]
  * Results go to stdout as JSON; errors to stderr with a non-zero exit code.
  */
-/** stdout carries the command's JSON result only; progress and warnings go to stderr. */
+/** stdout carries the command's JSON result only; warnings and errors go to stderr, progress chatter nowhere. */
 const toStderr = (message: unknown, context?: string): void => {
   process.stderr.write(`${context ? `[${context}] ` : ''}${String(message)}\n`);
 };
-const stderrLogger: LoggerService = { log: toStderr, error: toStderr, warn: toStderr };
+const stderrLogger: LoggerService = { log: () => undefined, error: toStderr, warn: toStderr };
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
   if (!command) throw new CommandError(`Usage: cli <command> [options]\nCommands:\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(22)} ${c.summary}`).join('\n')}`);
-  await command.run(parseFlags(rest), loadSettings(readProcessEnv()));
+  const flags = parseFlags(rest);
+  checkFlags(name!, command, flags);
+  await command.run(flags, loadSettings(readProcessEnv()));
 }
 
 function parseFlags(args: string[]): Map<string, string> {

@@ -27,4 +27,9 @@ export class AuditRepository {
       updatedAt: entry.at,
     });
   }
+
+  /** A page of a push's entries, oldest first (insertion order). */
+  pageForPush(pushId: number, offset: number, limit: number): Promise<AuditEntryEntity[]> {
+    return this.entries.find({ where: { pushId }, order: { id: 'ASC' }, skip: offset, take: limit });
+  }
 }

@@ -8,3 +8,4 @@ export * from './common.module';
 export * from './errors';
 export * from './exception.filter';
 export * from './validation';
+export * from './paging';

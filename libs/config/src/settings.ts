@@ -43,6 +43,7 @@ export interface Settings {
   maxFileUploads: number;
   trustedProxies: string[];
   passphraseAttemptsPerMinute: number;
+  auditMaxEntriesPerPush: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -82,6 +83,7 @@ export function loadSettings(env: Env): Settings {
     maxFileUploads: read.int('PWP__FILES__MAX_FILE_UPLOADS', 10, 1, 100),
     trustedProxies: read.list('TRUST_PROXY', isCidr, 'must be comma-separated IP addresses or CIDR ranges'),
     passphraseAttemptsPerMinute: 5,
+    auditMaxEntriesPerPush: read.int('AUDIT_MAX_ENTRIES_PER_PUSH', 2000, 10, 1_000_000),
   };
   return settings;
 }

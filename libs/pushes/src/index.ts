@@ -1,3 +1,4 @@
 /** Pushes: creating, retrieving, previewing and expiring secrets. */
 export * from './pushes.module';
+export { PushesService } from './pushes.service';
 export { PushEntity } from './push.entity';

@@ -52,6 +52,14 @@ export class PushEntity {
   @Column({ type: 'boolean', default: false })
   deleted!: boolean;
 
+  /** The owner, or null for an anonymous push. */
+  @Column({ name: 'user_id', type: 'int', nullable: true })
+  userId!: number | null;
+
+  /** How many audit entries the push has, so hostile traffic can be capped without counting rows. */
+  @Column({ name: 'audit_entry_count', type: 'int', default: 0 })
+  auditEntryCount!: number;
+
   @Column({ name: 'expired_on', type: 'bigint', nullable: true, transformer: epochMillis })
   expiredOn!: number | null;
 

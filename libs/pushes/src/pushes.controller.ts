@@ -1,29 +1,50 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { Client, type ClientInfo } from '@app/common';
+import type { AuditLogResponse } from '@app/audit';
+import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
+import { Client, type ClientInfo, type Page, PageQuery, Paginated } from '@app/common';
 import { CreatePushBody } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
-import { RetrieveQuery } from './dto/retrieve-push.dto';
+import { PassphraseQuery } from './dto/passphrase-query.dto';
 import { NoStore } from './no-store.decorator';
 import { PushesService } from './pushes.service';
+
+/** The passphrase from the X-Passphrase header, else from the query string. */
+const passphraseOf = (header: string | undefined, query: PassphraseQuery) => header ?? query.passphrase;
 
 @Controller('api/v2/pushes')
 export class PushesController {
   constructor(private readonly pushes: PushesService) {}
 
   @Post()
-  create(@Body() body: CreatePushBody, @Client() client: ClientInfo): Promise<OwnedPushResponse> {
-    return this.pushes.create(body.push, client);
+  create(@Body() body: CreatePushBody, @Client() client: ClientInfo, @CurrentUser() user?: AuthenticatedUser): Promise<OwnedPushResponse> {
+    return this.pushes.create(body.push, client, user);
+  }
+
+  // Declared before ':url_token' so that "active" and "expired" are not taken for tokens.
+  @Get('active')
+  @Authenticated()
+  @Paginated()
+  active(@Query() query: PageQuery, @Client() client: ClientInfo, @CurrentUser() user: AuthenticatedUser): Promise<Page<OwnedPushResponse>> {
+    return this.pushes.list(user, false, query.page, client);
+  }
+
+  @Get('expired')
+  @Authenticated()
+  @Paginated()
+  expired(@Query() query: PageQuery, @Client() client: ClientInfo, @CurrentUser() user: AuthenticatedUser): Promise<Page<OwnedPushResponse>> {
+    return this.pushes.list(user, true, query.page, client);
   }
 
   @Get(':url_token')
   @NoStore()
   retrieve(
     @Param('url_token') urlToken: string,
-    @Query() query: RetrieveQuery,
-    @Headers('x-passphrase') passphraseHeader: string | undefined,
+    @Query() query: PassphraseQuery,
+    @Headers('x-passphrase') passphrase: string | undefined,
     @Client() client: ClientInfo,
+    @CurrentUser() user?: AuthenticatedUser,
   ): Promise<RetrievedPushResponse> {
-    return this.pushes.retrieve(urlToken, passphraseHeader ?? query.passphrase, client);
+    return this.pushes.retrieve(urlToken, passphraseOf(passphrase, query), client, user);
   }
 
   @Get(':url_token/preview')
@@ -31,14 +52,21 @@ export class PushesController {
     return this.pushes.preview(urlToken, client);
   }
 
+  @Get(':url_token/audit')
+  @Authenticated()
+  audit(@Param('url_token') urlToken: string, @Query() query: PageQuery, @CurrentUser() user: AuthenticatedUser): Promise<AuditLogResponse> {
+    return this.pushes.auditLog(urlToken, query.page, user);
+  }
+
   @Delete(':url_token')
   @HttpCode(200)
   destroy(
     @Param('url_token') urlToken: string,
-    @Query() query: RetrieveQuery,
-    @Headers('x-passphrase') passphraseHeader: string | undefined,
+    @Query() query: PassphraseQuery,
+    @Headers('x-passphrase') passphrase: string | undefined,
     @Client() client: ClientInfo,
+    @CurrentUser() user?: AuthenticatedUser,
   ): Promise<PushResponse> {
-    return this.pushes.destroy(urlToken, passphraseHeader ?? query.passphrase, client);
+    return this.pushes.destroy(urlToken, passphraseOf(passphrase, query), client, user);
   }
 }

@@ -11,5 +11,6 @@ import { PushesService } from './pushes.service';
   imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule],
   controllers: [PushesController],
   providers: [PushesRepository, PushesService, PassphraseAttempts],
+  exports: [PushesService],
 })
 export class PushesModule {}

@@ -3,22 +3,25 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PushEntity } from './push.entity';
 
-export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn'>;
+export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn' | 'auditEntryCount'>;
 
 /** What an expiry destroys: the secret and the means to check its passphrase. */
 const DESTROYED = { payload: null, passphraseHash: null } as const;
+const oneMoreAuditEntry = () => 'audit_entry_count + 1';
 
 /**
  * Every query on pushes. State changes are single conditional UPDATEs whose affected-row count
  * says whether this caller won, so they hold with any number of replicas and need no
  * transaction (SQLite's single TypeORM connection cannot interleave transactions safely).
+ * Operations that are always audited reserve their audit entry in the same statement.
  */
 @Injectable()
 export class PushesRepository {
   constructor(@InjectRepository(PushEntity) private readonly pushes: Repository<PushEntity>) {}
 
+  /** Inserts a push together with the count of its creation audit entry. */
   async insert(push: NewPush): Promise<PushEntity> {
-    const row = this.pushes.create({ ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null });
+    const row = this.pushes.create({ ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: 1 });
     return this.pushes.save(row);
   }
 
@@ -34,23 +37,66 @@ export class PushesRepository {
   async claimView(seen: PushEntity, now: number): Promise<boolean> {
     const viewCount = seen.viewCount + 1;
     const last = viewCount >= seen.expireAfterViews;
+    const counted = { viewCount, updatedAt: now, auditEntryCount: oneMoreAuditEntry };
     const result = await this.pushes
       .createQueryBuilder()
       .update()
-      .set(last ? { viewCount, expired: true, expiredOn: now, updatedAt: now, ...DESTROYED } : { viewCount, updatedAt: now })
+      .set(last ? { ...counted, expired: true, expiredOn: now, ...DESTROYED } : counted)
       .where('id = :id AND view_count = :seen AND expired = 0 AND expires_at > :now', { id: seen.id, seen: seen.viewCount, now })
       .execute();
     return result.affected === 1;
   }
 
-  /** Expires an active push; false when it was already expired (someone else got there first). */
+  /**
+   * Expires an active push; false when it was already expired (someone else got there first).
+   * A deletion is audited, so it also counts its audit entry.
+   */
   async expire(id: number, now: number, deleted: boolean): Promise<boolean> {
     const result = await this.pushes
       .createQueryBuilder()
       .update()
-      .set({ expired: true, deleted, expiredOn: now, updatedAt: now, ...DESTROYED })
+      .set({ expired: true, deleted, expiredOn: now, updatedAt: now, ...DESTROYED, ...(deleted ? { auditEntryCount: oneMoreAuditEntry } : {}) })
       .where('id = :id AND expired = 0', { id })
       .execute();
     return result.affected === 1;
+  }
+
+  /** Counts one more audit entry; with `cap`, only while the push has fewer entries than that. */
+  async countAuditEntry(id: number, cap?: number): Promise<boolean> {
+    const query = this.pushes.createQueryBuilder().update().set({ auditEntryCount: oneMoreAuditEntry }).where('id = :id', { id });
+    if (cap !== undefined) query.andWhere('audit_entry_count < :cap', { cap });
+    return (await query.execute()).affected === 1;
+  }
+
+  /** One page of the owner's pushes, newest first; one row more than asked tells whether a next page exists. */
+  findOwned(userId: number, expired: boolean, offset: number, limit: number): Promise<PushEntity[]> {
+    return this.pushes
+      .createQueryBuilder('p')
+      .where('p.user_id = :userId AND p.expired = :expired', { userId, expired: expired ? 1 : 0 })
+      .orderBy('p.id', 'DESC')
+      .offset(offset)
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Expires the owner's pushes whose day window has elapsed, so lists agree with retrievals. */
+  async expireElapsedOwnedBy(userId: number, now: number): Promise<void> {
+    await this.pushes
+      .createQueryBuilder()
+      .update()
+      .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
+      .where('user_id = :userId AND expired = 0 AND expires_at <= :now', { userId, now })
+      .execute();
+  }
+
+  /** Expires every active push of the owner (the owner's account is being deleted). */
+  async expireAllOwnedBy(userId: number, now: number): Promise<number> {
+    const result = await this.pushes
+      .createQueryBuilder()
+      .update()
+      .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
+      .where('user_id = :userId AND expired = 0', { userId })
+      .execute();
+    return result.affected ?? 0;
   }
 }

@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { AuditService } from '@app/audit';
+import { AuditLogResponse, AuditService } from '@app/audit';
+import type { AuthenticatedUser } from '@app/auth';
 import {
   characterCount,
   ClientInfo,
   Clock,
   DAY_MS,
+  ForbiddenError,
   humanize,
   NotFoundError,
+  Page,
+  PAGE_SIZE,
   PassphraseRequiredError,
+  toPage,
   TooManyRequestsError,
   UnauthenticatedError,
   ValidationFailedError,
@@ -37,6 +42,7 @@ const DISABLED_MESSAGES: Record<PushKind, string> = {
   qr: 'QR code pushes are disabled.',
 };
 const NOT_DELETABLE = 'That push is not deletable by viewers.';
+const NOT_YOURS = "That push doesn't belong to you.";
 const TOO_MANY_ATTEMPTS = 'Too many failed passphrase attempts. Try again later.';
 
 /** The push lifecycle: creation rules, counted retrieval, preview and deletion. */
@@ -52,14 +58,16 @@ export class PushesService {
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
-  async create(input: PushInput, client: ClientInfo): Promise<OwnedPushResponse> {
+  async create(input: PushInput, client: ClientInfo, owner?: AuthenticatedUser): Promise<OwnedPushResponse> {
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
     const rules = this.creationRules(input);
+    if (rules.kind === 'file' && !owner) throw new UnauthenticatedError('File pushes require authentication.');
     const push = await this.repository.insert({
       ...rules,
       urlToken,
+      userId: owner?.id ?? null,
       name: input.name ?? null,
       payload: input.payload === undefined ? null : this.cipher.encrypt(input.payload, `payload:${urlToken}`),
       note: input.note ? this.cipher.encrypt(input.note, `note:${urlToken}`) : null,
@@ -74,24 +82,30 @@ export class PushesService {
   }
 
   /**
-   * Counted retrieval. The view is claimed atomically before anything is decrypted; a lost race
-   * (another request changed the push since it was read) simply reads the push again.
+   * Retrieval. A viewer's view is claimed atomically before anything is decrypted; a lost race
+   * (another request changed the push since it was read) simply reads the push again. The
+   * owner's retrievals are audited but never counted.
    */
-  async retrieve(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<RetrievedPushResponse> {
+  async retrieve(urlToken: string, passphrase: string | undefined, client: ClientInfo, caller?: AuthenticatedUser): Promise<RetrievedPushResponse> {
     let passphraseChecked = false;
     for (;;) {
       const push = await this.findActiveOrExpired(urlToken);
       const now = this.clock.now();
       if (push.expired) {
-        await this.audit.record(push.id, 'failed_view', client);
+        await this.auditFailure(push, 'failed_view', client);
         return mapRetrievedPush(push, null, now, this.baseUrl(client));
       }
       if (!passphraseChecked) {
         await this.checkPassphrase(push, passphrase, client);
         passphraseChecked = true;
       }
+      if (isOwner(push, caller)) {
+        await this.repository.countAuditEntry(push.id);
+        await this.audit.record(push.id, 'owner_view', client);
+        return mapRetrievedPush(push, this.decryptPayload(push), now, this.baseUrl(client));
+      }
       if (await this.repository.claimView(push, now)) {
-        const payload = push.payload === null ? null : this.cipher.decrypt(push.payload, `payload:${push.urlToken}`);
+        const payload = this.decryptPayload(push);
         await this.audit.record(push.id, 'view', client);
         const viewed = { ...push, viewCount: push.viewCount + 1, updatedAt: now };
         return mapRetrievedPush(viewed, payload, now, this.baseUrl(client));
@@ -105,17 +119,42 @@ export class PushesService {
     return { url: htmlUrlOf(push, this.baseUrl(client)) };
   }
 
-  /** Expires a push on request of a viewer, when the push allows it (the owner path comes with accounts). */
-  async destroy(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<PushResponse> {
+  /** Expires a push at the request of its owner, or of a viewer when the push allows it. */
+  async destroy(urlToken: string, passphrase: string | undefined, client: ClientInfo, caller?: AuthenticatedUser): Promise<PushResponse> {
     const push = await this.findActiveOrExpired(urlToken);
-    if (!push.deletableByViewer) throw new UnauthenticatedError(NOT_DELETABLE);
+    const owner = isOwner(push, caller);
+    if (!owner && !push.deletableByViewer) {
+      throw caller ? new ForbiddenError(NOT_DELETABLE) : new UnauthenticatedError(NOT_DELETABLE);
+    }
     if (!push.expired) {
-      await this.checkPassphrase(push, passphrase, client);
+      if (!owner) await this.checkPassphrase(push, passphrase, client);
       if (await this.repository.expire(push.id, this.clock.now(), true)) {
         await this.audit.record(push.id, 'expire', client);
       }
     }
     return mapPush(await this.findActiveOrExpired(urlToken), this.clock.now(), this.baseUrl(client));
+  }
+
+  async auditLog(urlToken: string, page: number, caller: AuthenticatedUser): Promise<AuditLogResponse> {
+    const push = await this.repository.findByToken(urlToken);
+    if (!push) throw new NotFoundError();
+    if (!isOwner(push, caller)) throw new ForbiddenError(NOT_YOURS);
+    return this.audit.page(push.id, page);
+  }
+
+  /** The caller's own pushes, newest first; elapsed ones are expired first so both lists agree with retrieval. */
+  async list(caller: AuthenticatedUser, expired: boolean, page: number, client: ClientInfo): Promise<Page<OwnedPushResponse>> {
+    const now = this.clock.now();
+    await this.repository.expireElapsedOwnedBy(caller.id, now);
+    const rows = await this.repository.findOwned(caller.id, expired, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
+    const baseUrl = this.baseUrl(client);
+    const { items, hasNext } = toPage(rows, page);
+    return { page, hasNext, items: items.map((push) => mapOwnedPush(push, this.decryptNote(push), now, baseUrl)) };
+  }
+
+  /** Expires every active push of a user (their account is going away); returns how many. */
+  expireAllOwnedBy(userId: number): Promise<number> {
+    return this.repository.expireAllOwnedBy(userId, this.clock.now());
   }
 
   /** The push by token, expired first if its day window has elapsed (lazy expiry). */
@@ -135,8 +174,23 @@ export class PushesService {
     if (retryAfter > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, retryAfter);
     if (given !== undefined && (await this.hasher.verify(push.passphraseHash, given))) return;
     await this.attempts.recordFailure(key);
-    await this.audit.record(push.id, 'failed_passphrase', client);
+    await this.auditFailure(push, 'failed_passphrase', client);
     throw new PassphraseRequiredError();
+  }
+
+  /** Failures are audited only while the push is under its entry cap, so hammering a link cannot grow the table. */
+  private async auditFailure(push: PushEntity, kind: 'failed_view' | 'failed_passphrase', client: ClientInfo): Promise<void> {
+    if (await this.repository.countAuditEntry(push.id, this.settings.auditMaxEntriesPerPush)) {
+      await this.audit.record(push.id, kind, client);
+    }
+  }
+
+  private decryptPayload(push: PushEntity): string | null {
+    return push.payload === null ? null : this.cipher.decrypt(push.payload, `payload:${push.urlToken}`);
+  }
+
+  private decryptNote(push: PushEntity): string | null {
+    return push.note === null ? null : this.cipher.decrypt(push.note, `note:${push.urlToken}`);
   }
 
   /** Applies the kind's settings to the creator's choices; breaking a rule is a 422 naming the field. */
@@ -176,6 +230,10 @@ export class PushesService {
   private baseUrl(client: ClientInfo): string {
     return this.settings.overrideBaseUrl ?? client.baseUrl;
   }
+}
+
+function isOwner(push: PushEntity, caller: AuthenticatedUser | undefined): boolean {
+  return caller !== undefined && push.userId === caller.id;
 }
 
 function isWebUrl(value: string): boolean {

@@ -1,6 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
+import { Public } from '@app/auth';
 import { VersionResponse, VersionService } from './version.service';
 
+@Public()
 @Controller('api/v2/version')
 export class VersionController {
   constructor(private readonly version: VersionService) {}

@@ -1,6 +1,6 @@
 import { IsOptional, IsString } from 'class-validator';
 
-export class RetrieveQuery {
+export class PassphraseQuery {
   @IsOptional()
   @IsString({ message: 'Invalid passphrase parameter' })
   passphrase?: string;

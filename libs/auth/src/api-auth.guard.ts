@@ -1,0 +1,48 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { UnauthenticatedError } from '@app/common';
+import { InjectSettings, Settings } from '@app/config';
+import { Access, ACCESS_KEY } from './access.decorators';
+import { AuthenticatedUser } from './authenticated-user';
+
+const CREDENTIAL_HEADERS = ['authorization', 'x-user-token', 'x-user-email'];
+
+/** Whether the request carries any credential; one that is sent must be valid, even on public routes. */
+function presentsCredentials(request: Request): boolean {
+  const query = request.query as Record<string, unknown>;
+  const body = request.body as Record<string, unknown> | undefined;
+  return CREDENTIAL_HEADERS.some((name) => request.headers[name] !== undefined) || query.access_token !== undefined || body?.access_token !== undefined;
+}
+
+/**
+ * Global guard. Routes are anonymous-allowed unless marked @Authenticated() or @Public();
+ * PWP__ALLOW_ANONYMOUS=false makes every non-public route need a token.
+ */
+@Injectable()
+export class ApiAuthGuard extends AuthGuard(['bearer', 'header-pair']) {
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectSettings() private readonly settings: Settings,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]) ?? 'anonymous-allowed';
+    if (access === 'public') return true;
+    if (!presentsCredentials(context.switchToHttp().getRequest<Request>())) {
+      if (access === 'authenticated' || !this.settings.allowAnonymous) {
+        throw new UnauthenticatedError('Authentication required: send Authorization: Bearer <API token>.');
+      }
+      return true;
+    }
+    return (await super.canActivate(context)) as boolean;
+  }
+
+  override handleRequest<T = AuthenticatedUser>(error: unknown, user: T | false): T {
+    if (error || !user) throw new UnauthenticatedError('Invalid or revoked API token.');
+    return user;
+  }
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiAuthGuard } from './api-auth.guard';
+import { ApiTokenEntity } from './api-token.entity';
+import { BearerStrategy, HeaderPairStrategy } from './strategies';
+import { UserEntity } from './user.entity';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity])],
+  providers: [UsersRepository, UsersService, BearerStrategy, HeaderPairStrategy],
+  exports: [UsersService],
+})
+export class AuthModule {}
+
+/** The app's global authentication guard; the CLI imports AuthModule without it. */
+@Module({
+  imports: [AuthModule],
+  providers: [{ provide: APP_GUARD, useClass: ApiAuthGuard }],
+})
+export class ApiAuthModule {}

@@ -1,0 +1,5 @@
+/** Who made an authenticated request. */
+export interface AuthenticatedUser {
+  id: number;
+  email: string;
+}

@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { epochMillis } from '@app/database';
+
+@Entity({ name: 'users' })
+export class UserEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  /** Stored lower-cased, so look-ups are case-insensitive on every engine. */
+  @Column({ type: 'varchar', length: 255 })
+  email!: string;
+
+  @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
+  passwordHash!: string | null;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt!: number;
+
+  @Column({ name: 'updated_at', type: 'bigint', transformer: epochMillis })
+  updatedAt!: number;
+}

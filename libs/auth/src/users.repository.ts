@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiTokenEntity } from './api-token.entity';
+import { UserEntity } from './user.entity';
+
+/** Users and their API tokens. */
+@Injectable()
+export class UsersRepository {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @InjectRepository(ApiTokenEntity) private readonly tokens: Repository<ApiTokenEntity>,
+  ) {}
+
+  insertUser(user: Omit<UserEntity, 'id'>): Promise<UserEntity> {
+    return this.users.save(this.users.create(user));
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ email });
+  }
+
+  listUsers(): Promise<UserEntity[]> {
+    return this.users.find({ order: { id: 'ASC' } });
+  }
+
+  async deleteUser(id: number): Promise<void> {
+    await this.users.delete({ id });
+  }
+
+  async tokenCounts(): Promise<Map<number, number>> {
+    const rows: { userId: number; n: string | number }[] = await this.tokens
+      .createQueryBuilder('t')
+      .select('t.user_id', 'userId')
+      .addSelect('COUNT(*)', 'n')
+      .groupBy('t.user_id')
+      .getRawMany();
+    return new Map(rows.map((row) => [Number(row.userId), Number(row.n)]));
+  }
+
+  /** Issues or rotates the user's token of this name: the old hash is replaced in one statement. */
+  async upsertToken(userId: number, name: string, tokenHash: string, now: number): Promise<void> {
+    const updated = await this.tokens.update({ userId, name }, { tokenHash, createdAt: now });
+    if (updated.affected === 0) await this.tokens.insert({ userId, name, tokenHash, createdAt: now });
+  }
+
+  async deleteTokens(userId: number): Promise<number> {
+    return (await this.tokens.delete({ userId })).affected ?? 0;
+  }
+
+  /** The owner of a token hash, if the token exists. */
+  async findUserByTokenHash(tokenHash: string): Promise<UserEntity | null> {
+    return this.users
+      .createQueryBuilder('u')
+      .innerJoin(ApiTokenEntity, 't', 't.user_id = u.id')
+      .where('t.token_hash = :tokenHash', { tokenHash })
+      .getOne();
+  }
+}

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Clock } from '@app/common';
+import { PassphraseHasher, randomToken } from '@app/crypto';
+import { AccountError } from './account.errors';
+import { AuthenticatedUser } from './authenticated-user';
+import { UsersRepository } from './users.repository';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const TOKEN_NAME = /^[\w .-]{1,100}$/;
+export const DEFAULT_TOKEN_NAME = 'default';
+
+export interface IssuedToken {
+  email: string;
+  api_token: string;
+}
+
+export interface UserSummary {
+  email: string;
+  created_at: string;
+  has_password: boolean;
+  tokens: number;
+}
+
+/** 256 random bits behind a recognisable prefix, so leaked tokens are easy to scan for. */
+const newToken = (): string => `pwp_${randomToken(32)}`;
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** Users and their API tokens: issued once in clear text, stored only as hashes. */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly repository: UsersRepository,
+    private readonly hasher: PassphraseHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(email: string, password?: string): Promise<IssuedToken> {
+    const address = normalizeEmail(email);
+    if (password !== undefined && password.length < 8) throw new AccountError('The password must have at least 8 characters.');
+    if (await this.repository.findByEmail(address)) throw new AccountError(`A user with the email ${address} already exists.`);
+    const now = this.clock.now();
+    const passwordHash = password === undefined ? null : await this.hasher.hash(password);
+    try {
+      await this.repository.insertUser({ email: address, passwordHash, createdAt: now, updatedAt: now });
+    } catch {
+      // Lost a race with another creation of the same address (unique index).
+      throw new AccountError(`A user with the email ${address} already exists.`);
+    }
+    return this.issueToken(address);
+  }
+
+  /** Issues the named token, replacing (and so revoking) any earlier token of that name. */
+  async issueToken(email: string, name = DEFAULT_TOKEN_NAME): Promise<IssuedToken> {
+    if (!TOKEN_NAME.test(name)) throw new AccountError('A token name has 1 to 100 letters, digits, spaces, dots, dashes or underscores.');
+    const user = await this.existing(email);
+    const token = newToken();
+    await this.repository.upsertToken(user.id, name, hashToken(token), this.clock.now());
+    return { email: user.email, api_token: token };
+  }
+
+  async revokeTokens(email: string): Promise<number> {
+    return this.repository.deleteTokens((await this.existing(email)).id);
+  }
+
+  async list(): Promise<UserSummary[]> {
+    const [users, tokens] = await Promise.all([this.repository.listUsers(), this.repository.tokenCounts()]);
+    return users.map((user) => ({
+      email: user.email,
+      created_at: new Date(user.createdAt).toISOString(),
+      has_password: user.passwordHash !== null,
+      tokens: tokens.get(user.id) ?? 0,
+    }));
+  }
+
+  async find(email: string): Promise<AuthenticatedUser> {
+    const user = await this.existing(email);
+    return { id: user.id, email: user.email };
+  }
+
+  /** Removes the user and, through the foreign key, their tokens. Their pushes stay, unowned. */
+  async delete(email: string): Promise<void> {
+    await this.repository.deleteUser((await this.existing(email)).id);
+  }
+
+  /** The user a token belongs to; with `email` (the legacy header pair) it must also match. */
+  async authenticate(token: string, email?: string): Promise<AuthenticatedUser | null> {
+    if (!token) return null;
+    const user = await this.repository.findUserByTokenHash(hashToken(token));
+    if (!user || (email !== undefined && user.email !== email.trim().toLowerCase())) return null;
+    return { id: user.id, email: user.email };
+  }
+
+  private async existing(email: string) {
+    const address = normalizeEmail(email);
+    const user = await this.repository.findByEmail(address);
+    if (!user) throw new AccountError(`No user with the email ${address}.`);
+    return user;
+  }
+}
+
+function normalizeEmail(email: string): string {
+  const address = email.trim().toLowerCase();
+  if (address.length > 255 || !EMAIL.test(address)) throw new AccountError(`"${email}" is not a valid email address.`);
+  return address;
+}
