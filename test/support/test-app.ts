@@ -1,9 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
+import { UsersService } from '@app/auth';
 import { Clock } from '@app/common';
 import { Env, loadSettings, Settings } from '@app/config';
 import { AppModule } from '../../apps/api/src/app.module';
@@ -31,6 +33,10 @@ export interface TestApp {
   clock: TestClock;
   dataSource: DataSource;
   database: TestDatabase;
+  /** Creates a user and returns a valid API token for it. */
+  createUser(email: string): Promise<string>;
+  /** A provider of the running app, for arranging state that has no HTTP endpoint. */
+  service<T>(type: Type<T>): T;
   /** Stops the app; keeps the database for another app unless `drop` is set. */
   close(options?: { drop?: boolean }): Promise<void>;
 }
@@ -62,6 +68,8 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     clock,
     dataSource: app.get(DataSource),
     database: db,
+    createUser: async (email) => (await app.get(UsersService).create(email)).api_token,
+    service: (type) => app.get(type),
     close: async (options) => {
       await app.close();
       if (options?.drop) await db.drop();
