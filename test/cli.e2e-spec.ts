@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client } from './support/http';
+import { CLI_MAIN, runNode } from './support/server-process';
+import { startTestApp, TEST_MASTER_KEY, TestApp } from './support/test-app';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+describe('administration CLI', () => {
+  let database: TestDatabase;
+  let app: TestApp | undefined;
+  let env: Record<string, string>;
+
+  const cli = (...args: string[]) => runNode(CLI_MAIN, args, env);
+  const json = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const status = async (token: string) => (await client(app!.baseUrl).get('/api/v2/pushes/active', { authorization: `Bearer ${token}` })).status;
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-cli-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    await database.drop();
+  });
+
+  it('creates a user and prints exactly one JSON object with a working token', async () => {
+    const created = await cli('users:create', '--email', 'Ops@Example.com', '--password', 'correct horse');
+    expect(created.code).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    const [body] = json(created.stdout);
+    expect(Object.keys(body).sort()).toEqual(['api_token', 'email']);
+    expect(body.email).toBe('ops@example.com');
+
+    app = await startTestApp({}, database);
+    expect(await status(body.api_token as string)).toBe(200);
+    const [user] = await app.dataSource.query('SELECT password_hash FROM users');
+    expect(user.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('rotates with users:token, lists without secrets, and revokes', async () => {
+    const [first] = json((await cli('users:create', '--email', 'a@example.com')).stdout);
+    const issued = await cli('users:token', '--email', 'a@example.com');
+    expect(issued.code).toBe(0);
+    const [second] = json(issued.stdout);
+    expect(second.api_token).not.toEqual(first.api_token);
+    const [named] = json((await cli('users:token', '--email', 'a@example.com', '--name', 'ci')).stdout);
+    await cli('users:create', '--email', 'b@example.com');
+
+    const listed = await cli('users:list');
+    expect(listed.code).toBe(0);
+    const users = json(listed.stdout);
+    expect(users.map((u) => [u.email, u.tokens])).toEqual([
+      ['a@example.com', 2],
+      ['b@example.com', 1],
+    ]);
+    for (const secret of [first.api_token, second.api_token, named.api_token]) expect(listed.stdout).not.toContain(String(secret));
+    expect(listed.stdout).not.toMatch(/hash|token"/);
+
+    app = await startTestApp({}, database);
+    expect([await status(first.api_token as string), await status(second.api_token as string), await status(named.api_token as string)]).toEqual([401, 200, 200]);
+    await app.close();
+    app = undefined;
+
+    const revoked = await cli('users:revoke-tokens', '--email', 'a@example.com');
+    expect(json(revoked.stdout)).toEqual([{ email: 'a@example.com', revoked: 2 }]);
+    app = await startTestApp({}, database);
+    expect(await status(second.api_token as string)).toBe(401);
+  });
+
+  it('deletes a user: expires their active pushes and removes their tokens', async () => {
+    const [user] = json((await cli('users:create', '--email', 'leaver@example.com')).stdout);
+    app = await startTestApp({}, database);
+    const api = client(app.baseUrl);
+    const push = await api.createPush({ payload: 'theirs' }, { authorization: `Bearer ${user.api_token}` });
+    await app.close();
+    app = undefined;
+
+    const deleted = await cli('users:delete', '--email', 'leaver@example.com');
+    expect(deleted.code).toBe(0);
+    expect(json(deleted.stdout)).toEqual([{ email: 'leaver@example.com', deleted: true, expired_pushes: 1 }]);
+
+    app = await startTestApp({}, database);
+    expect(await status(user.api_token as string)).toBe(401);
+    expect((await client(app.baseUrl).get(`/api/v2/pushes/${push.url_token}`)).body).toMatchObject({ expired: true, payload: null });
+  });
+
+  it.each([
+    [['users:create', '--email', 'dup@example.com'], 'already exists'],
+    [['users:token', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
+    [['users:delete', '--email', 'nobody@example.com'], 'No user'],
+    [['users:create', '--email', 'not-an-email'], 'not a valid email'],
+    [['users:create'], 'needs --email'],
+    [['users:create', '--email'], 'Expected --flag value'],
+    [['users:create', '--email', 'x@example.com', '--admin', 'yes'], 'does not take --admin'],
+    [['users:create', '--email', 'y@example.com', '--password', 'short'], 'at least 8 characters'],
+    [['users:frobnicate'], 'Usage'],
+    [[], 'Usage'],
+  ])('fails clearly for %j', async (args, message) => {
+    await cli('users:create', '--email', 'dup@example.com');
+    const result = await cli(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
