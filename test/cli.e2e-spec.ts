@@ -73,7 +73,7 @@ describe('administration CLI', () => {
     const [user] = json((await cli('users:create', '--email', 'leaver@example.com')).stdout);
     app = await startTestApp({}, database);
     const api = client(app.baseUrl);
-    const push = await api.createPush({ payload: 'theirs' }, { authorization: `Bearer ${user.api_token}` });
+    const push = await api.createPush({ payload: 'theirs' }, { authorization: `Bearer ${String(user.api_token)}` });
     await app.close();
     app = undefined;
 

@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<void> {
   const command = name === undefined ? undefined : COMMANDS[name];
   if (!command) throw new CommandError(`Usage: cli <command> [options]\nCommands:\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(22)} ${c.summary}`).join('\n')}`);
   const flags = parseFlags(rest);
-  checkFlags(name!, command, flags);
+  checkFlags(name, command, flags);
   await command.run(flags, loadSettings(readProcessEnv()));
 }
 

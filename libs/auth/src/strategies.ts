@@ -32,7 +32,7 @@ class HeaderPairBase extends PassportBase {
     const token = req.get('x-user-token');
     if (!email || !token) return this.fail(401);
     this.verify(email, token, (error, user) => {
-      if (error) return this.error(error instanceof Error ? error : new Error(String(error)));
+      if (error) return this.error(error instanceof Error ? error : new Error('Token verification failed.'));
       return user ? this.success(user) : this.fail(401);
     });
   }
