@@ -24,6 +24,9 @@ describe('the server process', () => {
     ['PWPUSH_MASTER_KEY', 'short'],
     ['TRUST_PROXY', '10.0.0.0/99'],
     ['LOG_LEVEL', 'loud'],
+    ['PWP__PURGE_AFTER', '3 fortnights'],
+    ['PWP__PURGE_AFTER', 'soon'],
+    ['EXPIRY_SWEEP_INTERVAL_SECONDS', '0'],
   ])('refuses to start when %s=%s, naming the variable', async (name, value) => {
     const { code, stderr } = await runNode(SERVER_MAIN, [], { DATABASE_URL: database.url, DATA_DIR: tempDir(), [name]: value });
     expect(code).not.toBe(0);
@@ -106,7 +109,7 @@ describe('the server process', () => {
     const readBack = await client(servers[0].url).get(`/api/v2/pushes/${created[2].url_token}`);
     expect(readBack.body.payload).toBe('replica-2');
     await Promise.all(servers.map((s) => s.stop()));
-    expect(servers.filter((s) => s.output().includes('Applied 1 migration(s)'))).toHaveLength(1);
+    expect(servers.filter((s) => /Applied \d+ migration\(s\)/.test(s.output()))).toHaveLength(1);
     });
   }
 });

@@ -49,6 +49,8 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-data-')),
     PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
     LOG_LEVEL: 'silent',
+    // Tests run the sweep themselves, at the moment they choose.
+    EXPIRY_SWEEP_ENABLED: 'false',
     PWP__ENABLE_URL_PUSHES: 'true',
     PWP__ENABLE_QR_PUSHES: 'true',
     ...env,

@@ -5,7 +5,7 @@ import { CommonModule } from '@app/common';
 import { ConfigModule, Settings } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { DatabaseModule } from '@app/database';
-import { PushesModule } from '@app/pushes';
+import { ExpirySweepModule, PushesModule } from '@app/pushes';
 import { VersionModule } from '@app/version';
 import { LoggingModule } from './logging.module';
 
@@ -23,6 +23,7 @@ export class AppModule {
         ApiAuthModule,
         AuditModule,
         PushesModule,
+        ExpirySweepModule,
         VersionModule,
       ],
     };

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AccountError, UsersService } from '@app/auth';
 import { Settings } from '@app/config';
 import { dataSourceOptions, runMigrations } from '@app/database';
-import { PushesService } from '@app/pushes';
+import { ExpirySweepService, PushesService } from '@app/pushes';
 import { CliModule } from './cli.module';
 
 /** A user mistake (bad argument, unknown user, ...): printed without a stack trace, exit code 2. */
@@ -47,6 +47,14 @@ export const COMMANDS: Record<string, Command> = {
         await dataSource.destroy();
       }
     },
+  },
+  'expiry:sweep': {
+    summary: 'expire elapsed pushes and purge old expired ones now, once (what the server does every interval)',
+    run: (_flags, settings) =>
+      withServices(settings, async (app) => {
+        const result = await app.get(ExpirySweepService).sweep();
+        print({ ...result, peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) });
+      }),
   },
   'users:create': {
     summary: '--email <email> [--password <pw>]: create a user; prints its first API token',

@@ -44,6 +44,9 @@ export interface Settings {
   trustedProxies: string[];
   passphraseAttemptsPerMinute: number;
   auditMaxEntriesPerPush: number;
+  expirySweep: { enabled: boolean; intervalSeconds: number; batchSize: number };
+  /** Expired pushes older than this many milliseconds are deleted; undefined keeps them. */
+  purgeAfterMs?: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -57,6 +60,15 @@ const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 const MASTER_KEY = /^[0-9a-fA-F]{64}$/;
+const MINUTE_MS = 60_000;
+const DURATION_UNITS_MS: Record<string, number> = {
+  minute: MINUTE_MS,
+  hour: 60 * MINUTE_MS,
+  day: 1440 * MINUTE_MS,
+  week: 7 * 1440 * MINUTE_MS,
+  month: 30 * 1440 * MINUTE_MS,
+  year: 365 * 1440 * MINUTE_MS,
+};
 
 /** Reads one environment snapshot into typed settings, or throws naming the first bad variable. */
 export function loadSettings(env: Env): Settings {
@@ -84,6 +96,12 @@ export function loadSettings(env: Env): Settings {
     trustedProxies: read.list('TRUST_PROXY', isCidr, 'must be comma-separated IP addresses or CIDR ranges'),
     passphraseAttemptsPerMinute: 5,
     auditMaxEntriesPerPush: read.int('AUDIT_MAX_ENTRIES_PER_PUSH', 2000, 10, 1_000_000),
+    expirySweep: {
+      enabled: read.bool('EXPIRY_SWEEP_ENABLED', true),
+      intervalSeconds: read.int('EXPIRY_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400),
+      batchSize: read.int('EXPIRY_SWEEP_BATCH_SIZE', 2000, 1, 50_000),
+    },
+    purgeAfterMs: read.duration('PWP__PURGE_AFTER'),
   };
   return settings;
 }
@@ -179,6 +197,17 @@ class EnvReader {
     const max = this.int(`${name}_MAX`, hard.max, min, hard.max);
     const fallback = Math.min(Math.max(hard.default, min), max);
     return { min, max, default: this.int(`${name}_DEFAULT`, fallback, min, max) };
+  }
+
+  /** "3 months", "30 days", "12 hours"...; unset or "disabled" means none. A month counts 30 days, a year 365. */
+  duration(name: string): number | undefined {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined || value === 'disabled' || value === 'false') return undefined;
+    const match = /^(\d{1,6})\s*(minute|hour|day|week|month|year)s?$/.exec(value);
+    if (!match || Number(match[1]) === 0) {
+      this.fail(name, 'must be a duration such as "30 days", "3 months" or "1 year" (units: minutes, hours, days, weeks, months, years), or "disabled"');
+    }
+    return Number(match[1]) * DURATION_UNITS_MS[match[2]];
   }
 
   database(name: string, fallback: string): DatabaseTarget {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SETTINGS, Settings } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
+import { NamedLocks } from './named-lock';
 import { runMigrations, warnAboutPendingMigrations } from './run-migrations';
 
 @Module({})
@@ -11,6 +12,7 @@ export class DatabaseModule {
   static forRoot(): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [SETTINGS],
@@ -18,6 +20,7 @@ export class DatabaseModule {
         }),
       ],
       providers: [
+        NamedLocks,
         {
           provide: 'DATABASE_MIGRATIONS',
           inject: [SETTINGS, DataSource],
@@ -31,6 +34,7 @@ export class DatabaseModule {
           },
         },
       ],
+      exports: [NamedLocks],
     };
   }
 }

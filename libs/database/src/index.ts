@@ -5,4 +5,5 @@
 export * from './data-source-options';
 export * from './database.module';
 export * from './epoch-millis';
+export * from './named-lock';
 export * from './run-migrations';

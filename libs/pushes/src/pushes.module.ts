@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
+import { ExpirySweepService } from './expiry-sweep.service';
 import { PassphraseAttempts } from './passphrase-attempts';
 import { PushEntity } from './push.entity';
 import { PushesController } from './pushes.controller';
@@ -10,7 +11,7 @@ import { PushesService } from './pushes.service';
 @Module({
   imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule],
   controllers: [PushesController],
-  providers: [PushesRepository, PushesService, PassphraseAttempts],
-  exports: [PushesService],
+  providers: [PushesRepository, PushesService, PassphraseAttempts, ExpirySweepService],
+  exports: [PushesService, ExpirySweepService],
 })
 export class PushesModule {}

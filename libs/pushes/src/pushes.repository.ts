@@ -89,6 +89,42 @@ export class PushesRepository {
       .execute();
   }
 
+  /**
+   * Expires up to `batch` active pushes whose day window has elapsed at `now`; returns how many
+   * this call expired. The ids come from the (expired, expires_at) index; the UPDATE re-checks
+   * the condition, so replicas sweeping at the same moment never expire a push twice.
+   */
+  async expireElapsedBatch(now: number, batch: number): Promise<number> {
+    const ids = await this.idsWhere('expired = 0 AND expires_at <= :now', { now }, 'expires_at', batch);
+    if (ids.length === 0) return 0;
+    const result = await this.pushes
+      .createQueryBuilder()
+      .update()
+      .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
+      .where('id IN (:...ids) AND expired = 0 AND expires_at <= :now', { ids, now })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** Deletes up to `batch` pushes that expired before `cutoff`; their audit entries go with them (FK cascade). */
+  async purgeExpiredBatch(cutoff: number, batch: number): Promise<number> {
+    const ids = await this.idsWhere('expired = 1 AND expired_on < :cutoff', { cutoff }, 'expired_on', batch);
+    if (ids.length === 0) return 0;
+    const result = await this.pushes.createQueryBuilder().delete().where('id IN (:...ids) AND expired = 1', { ids }).execute();
+    return result.affected ?? 0;
+  }
+
+  private async idsWhere(condition: string, parameters: Record<string, number>, orderBy: string, limit: number): Promise<number[]> {
+    const rows: { id: number }[] = await this.pushes
+      .createQueryBuilder('p')
+      .select('p.id', 'id')
+      .where(condition, parameters)
+      .orderBy(orderBy)
+      .limit(limit)
+      .getRawMany();
+    return rows.map((row) => Number(row.id));
+  }
+
   /** Expires every active push of the owner (the owner's account is being deleted). */
   async expireAllOwnedBy(userId: number, now: number): Promise<number> {
     const result = await this.pushes

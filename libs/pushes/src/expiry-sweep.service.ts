@@ -1,0 +1,62 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '@app/common';
+import { InjectSettings, Settings } from '@app/config';
+import { NamedLocks } from '@app/database';
+import { PushesRepository } from './pushes.repository';
+
+export interface SweepResult {
+  /** False when another replica held the sweep lock, so this one did nothing. */
+  ran: boolean;
+  expired: number;
+  purged: number;
+  durationMs: number;
+}
+
+const LOCK_NAME = 'pwpush_expiry_sweep';
+
+/**
+ * Expires pushes whose day window has elapsed and, with PWP__PURGE_AFTER, deletes pushes that
+ * expired longer ago than that. Set-based and batched (memory does not grow with the number of
+ * pushes), idempotent (every UPDATE re-checks its condition), and on MySQL one replica at a time
+ * (a named lock; the others skip the round rather than repeat the work).
+ */
+@Injectable()
+export class ExpirySweepService {
+  private readonly logger = new Logger('ExpirySweep');
+
+  constructor(
+    private readonly repository: PushesRepository,
+    private readonly locks: NamedLocks,
+    private readonly clock: Clock,
+    @InjectSettings() private readonly settings: Settings,
+  ) {}
+
+  async sweep(): Promise<SweepResult> {
+    const started = performance.now();
+    const outcome = await this.locks.withLock(LOCK_NAME, 0, async () => ({
+      expired: await this.drain((batch) => this.repository.expireElapsedBatch(this.clock.now(), batch)),
+      purged: this.settings.purgeAfterMs === undefined ? 0 : await this.drain((batch) => this.repository.purgeExpiredBatch(this.clock.now() - this.settings.purgeAfterMs!, batch)),
+    }));
+    const durationMs = Math.round(performance.now() - started);
+    if (!outcome.acquired) {
+      this.logger.debug('Expiry sweep skipped: another replica holds the sweep lock.');
+      return { ran: false, expired: 0, purged: 0, durationMs };
+    }
+    const { expired, purged } = outcome.result;
+    const message = `Expiry sweep: expired ${expired} push(es), purged ${purged}, in ${durationMs} ms.`;
+    if (expired + purged > 0) this.logger.log(message);
+    else this.logger.debug(message);
+    return { ran: true, expired, purged, durationMs };
+  }
+
+  /** Repeats a batch operation until a batch comes back short. */
+  private async drain(batchOperation: (batch: number) => Promise<number>): Promise<number> {
+    const { batchSize } = this.settings.expirySweep;
+    let total = 0;
+    for (;;) {
+      const done = await batchOperation(batchSize);
+      total += done;
+      if (done < batchSize) return total;
+    }
+  }
+}

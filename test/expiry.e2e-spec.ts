@@ -1,0 +1,86 @@
+import { DAY_MS } from '@app/common';
+import { ExpirySweepService } from '@app/pushes';
+import { ApiClient, client } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+const MINUTE = 60_000;
+
+describe('expiry sweep and retention', () => {
+  let app: TestApp;
+  let api: ApiClient;
+  const sweep = () => app.service(ExpirySweepService).sweep();
+  const row = async (token: string) =>
+    (await app.dataSource.query('SELECT expired, expired_on, payload, passphrase_hash, deleted FROM pushes WHERE url_token = ?', [token]))[0] as
+      | { expired: number; expired_on: string | number | null; payload: Buffer | null; passphrase_hash: string | null; deleted: number }
+      | undefined;
+
+  beforeEach(async () => {
+    app = await startTestApp({ EXPIRY_SWEEP_BATCH_SIZE: '7', PWP__PURGE_AFTER: '30 days' });
+    api = client(app.baseUrl);
+  });
+  afterEach(() => app.close({ drop: true }));
+
+  it('leaves a 1-day push active at 23 h 59 min and expires it at 24 h, destroying the secret', async () => {
+    const { url_token } = await api.createPush({ payload: 'boundary', passphrase: 'pw', expire_after_days: 1 });
+    app.clock.advance(DAY_MS - MINUTE);
+    expect(await sweep()).toMatchObject({ ran: true, expired: 0 });
+    expect((await row(url_token))!.expired).toBe(0);
+
+    app.clock.advance(MINUTE);
+    expect(await sweep()).toMatchObject({ ran: true, expired: 1 });
+    const after = (await row(url_token))!;
+    expect(Number(after.expired)).toBe(1);
+    expect(Math.abs(Number(after.expired_on) - app.clock.now())).toBeLessThan(5_000);
+    expect(after.payload).toBeNull();
+    expect(after.passphrase_hash).toBeNull();
+    expect(Number(after.deleted)).toBe(0);
+    const retrieved = await api.get(`/api/v2/pushes/${url_token}`);
+    expect(retrieved.body).toMatchObject({ expired: true, payload: null, days_remaining: 0 });
+  });
+
+  it('expires every elapsed push in batches and touches no active one', async () => {
+    const elapsed = await Promise.all(Array.from({ length: 50 }, (_, i) => api.createPush({ payload: `old-${i}`, expire_after_days: 1 })));
+    const active = await Promise.all(Array.from({ length: 5 }, (_, i) => api.createPush({ payload: `new-${i}`, expire_after_days: 3 })));
+    app.clock.advance(DAY_MS);
+    expect(await sweep()).toMatchObject({ ran: true, expired: 50 });
+    expect(await sweep()).toMatchObject({ ran: true, expired: 0 });
+    for (const push of elapsed) expect(Number((await row(push.url_token))!.expired)).toBe(1);
+    for (const [i, push] of active.entries()) {
+      const retrieved = await api.get(`/api/v2/pushes/${push.url_token}`);
+      expect(retrieved.body).toMatchObject({ expired: false, payload: `new-${i}` });
+    }
+  });
+
+  it('purges pushes that expired longer ago than PWP__PURGE_AFTER, with their audit entries', async () => {
+    const gone = await api.createPush({ payload: 'x' });
+    await api.delete(`/api/v2/pushes/${gone.url_token}`);
+    const kept = await api.createPush({ payload: 'y', expire_after_days: 90 });
+    const auditRows = async () => Number((await app.dataSource.query('SELECT COUNT(*) AS n FROM audit_entries'))[0].n);
+    expect(await auditRows()).toBe(3);
+
+    app.clock.advance(29 * DAY_MS);
+    expect(await sweep()).toMatchObject({ purged: 0 });
+    expect((await api.get(`/api/v2/pushes/${gone.url_token}`)).status).toBe(200);
+
+    app.clock.advance(2 * DAY_MS);
+    expect(await sweep()).toMatchObject({ purged: 1, expired: 0 });
+    expect(await api.get(`/api/v2/pushes/${gone.url_token}`)).toMatchObject({ status: 404, body: { error: 'not-found' } });
+    expect(await row(gone.url_token)).toBeUndefined();
+    expect((await api.get(`/api/v2/pushes/${kept.url_token}`)).body.payload).toBe('y');
+    // Only the kept push's entries remain: its creation and the view just made.
+    expect(await auditRows()).toBe(2);
+  });
+});
+
+describe('without PWP__PURGE_AFTER', () => {
+  it('keeps expired pushes for good', async () => {
+    const app = await startTestApp();
+    const api = client(app.baseUrl);
+    const push = await api.createPush({ payload: 'x' });
+    await api.delete(`/api/v2/pushes/${push.url_token}`);
+    app.clock.advance(3650 * DAY_MS);
+    expect(await app.service(ExpirySweepService).sweep()).toMatchObject({ purged: 0 });
+    expect((await api.get(`/api/v2/pushes/${push.url_token}`)).body).toMatchObject({ expired: true, deleted: true });
+    await app.close({ drop: true });
+  });
+});
