@@ -5,7 +5,6 @@ import {
   characterCount,
   ClientInfo,
   Clock,
-  DAY_MS,
   ForbiddenError,
   humanize,
   NotFoundError,
@@ -20,6 +19,7 @@ import {
 import { InjectSettings, PushKind, Range, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
 import { PushInput } from './dto/create-push.dto';
+import { expiresAtFor, hasElapsed } from './expiry';
 import {
   mapOwnedPush,
   mapPush,
@@ -73,7 +73,7 @@ export class PushesService {
       note: input.note ? this.cipher.encrypt(input.note, `note:${urlToken}`) : null,
       passphraseHash: passphrase === undefined ? null : await this.hasher.hash(passphrase),
       passphraseProtected: passphrase !== undefined,
-      expiresAt: now + rules.expireAfterDays * DAY_MS,
+      expiresAt: expiresAtFor(now, rules.expireAfterDays),
       createdAt: now,
       updatedAt: now,
     });
@@ -162,7 +162,7 @@ export class PushesService {
     const push = await this.repository.findByToken(urlToken);
     if (!push) throw new NotFoundError();
     const now = this.clock.now();
-    if (push.expired || now < push.expiresAt) return push;
+    if (push.expired || !hasElapsed(push, now)) return push;
     await this.repository.expire(push.id, now, false);
     return (await this.repository.findByToken(urlToken)) ?? push;
   }
