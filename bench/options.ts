@@ -1,0 +1,90 @@
+export const SCENARIOS = ['create', 'retrieve', 'preview', 'mix'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+export const ENGINES = ['sqlite', 'mysql'] as const;
+export type Engine = (typeof ENGINES)[number];
+export const TARGETS = ['service', 'floor'] as const;
+export type Target = (typeof TARGETS)[number];
+
+export interface BenchOptions {
+  /** Measured seconds per scenario and target. */
+  duration: number;
+  /** Unmeasured seconds before each measurement (JIT, pools, caches). */
+  warmup: number;
+  connections: number;
+  engines: Engine[];
+  scenarios: Scenario[];
+  targets: Target[];
+  /** The service's LOG_LEVEL; `info` is what operators run. */
+  logLevel: string;
+  build: boolean;
+  mysqlUrl: string;
+  /** Write V8 CPU profiles of the servers (node --cpu-prof) next to the results. */
+  cpuProf: boolean;
+  out?: string;
+}
+
+export const USAGE = `npm run bench -- [options]      (each option can also be set as BENCH_<NAME>, e.g. BENCH_DURATION=5)
+  --duration <s>        measured seconds per scenario and server      (default 20)
+  --warmup <s>          unmeasured seconds before each measurement     (default 5)
+  --connections <n>     concurrent keep-alive connections              (default 50)
+  --db <list>           sqlite,mysql                                   (default both)
+  --scenarios <list>    create,retrieve,preview,mix                    (default all)
+  --targets <list>      service,floor                                  (default both)
+  --log-level <level>   the service's LOG_LEVEL                        (default info)
+  --mysql-url <url>     MySQL/MariaDB server for the mysql runs        (default mysql://root@127.0.0.1:3306)
+  --no-build            use the existing dist/ instead of running npm run build
+  --cpu-prof            write .cpuprofile files of both servers to bench/results/profiles/<timestamp>/
+  --out <file>          results JSON                                   (default bench/results/<timestamp>.json)`;
+
+const BOOLEAN_FLAGS = new Set(['no-build', 'cpu-prof', 'help']);
+
+function list<T extends string>(name: string, raw: string, allowed: readonly T[]): T[] {
+  const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+  const unknown = items.filter((item) => !allowed.includes(item as T));
+  if (unknown.length > 0 || items.length === 0) throw new Error(`--${name}: expected a comma-separated subset of ${allowed.join(',')}, got "${raw}"`);
+  return [...new Set(items)] as T[];
+}
+
+function positive(name: string, raw: string, min: number): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name}: expected an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+/** Flags win over BENCH_* environment variables, which win over the defaults. */
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions | 'help' {
+  const given = new Map<string, string>();
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('BENCH_') && value !== undefined && value !== '') given.set(key.slice(6).toLowerCase().replace(/_/g, '-'), value);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new Error(`Unexpected argument "${arg}"\n${USAGE}`);
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (BOOLEAN_FLAGS.has(name)) {
+      given.set(name, 'true');
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
+    given.set(name, value);
+  }
+  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'mysql-url', 'out', ...BOOLEAN_FLAGS]);
+  const unknown = [...given.keys()].filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new Error(`Unknown option(s) ${unknown.map((n) => `--${n}`).join(', ')}\n${USAGE}`);
+  if (given.get('help') === 'true') return 'help';
+  const truthy = (name: string) => ['true', '1', 'yes'].includes(given.get(name) ?? '');
+  return {
+    duration: positive('duration', given.get('duration') ?? '20', 1),
+    warmup: positive('warmup', given.get('warmup') ?? '5', 0),
+    connections: positive('connections', given.get('connections') ?? '50', 1),
+    engines: list('db', given.get('db') ?? ENGINES.join(','), ENGINES),
+    scenarios: list('scenarios', given.get('scenarios') ?? SCENARIOS.join(','), SCENARIOS),
+    targets: list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS),
+    logLevel: given.get('log-level') ?? 'info',
+    build: !truthy('no-build'),
+    mysqlUrl: given.get('mysql-url') ?? 'mysql://root@127.0.0.1:3306',
+    cpuProf: truthy('cpu-prof'),
+    out: given.get('out'),
+  };
+}

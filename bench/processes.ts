@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** Progress goes to stderr so that stdout carries only the results table. */
+export const progress = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a command to completion with its output on our stderr; throws on a non-zero exit. */
+export async function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const child = spawn(command, args, { env, stdio: ['ignore', 2, 2] });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+}
+
+export interface ServerProcess {
+  name: string;
+  url: string;
+  pid: number;
+  /** stderr (and stdout when it is kept), for failure reports. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+
+/** Kills whatever is still running (used when the run is interrupted). */
+export function killAll(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
+/**
+ * Starts a Node server and waits for GET <readyPath> to answer 200. Its stdout (the request log at
+ * LOG_LEVEL=info) goes to /dev/null: the server still formats and writes every line, as in
+ * production, but reading it back would cost the load generator CPU on this 2-core machine.
+ */
+export async function startServer(name: string, script: string, nodeArgs: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  live.add(child);
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => live.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} during start-up:\n${output}`);
+    try {
+      if ((await fetch(url + readyPath)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not answer within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resident memory of a process in MB, from /proc (Linux): the current value and the lifetime peak. */
+function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples a process's RSS every 100 ms; `peak` is the highest sample since the last `reset`. */
+export class RssSampler {
+  private max = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly pid: number) {
+    this.timer = setInterval(() => this.sample(), 100);
+    this.timer.unref();
+  }
+
+  private sample(): void {
+    const rss = memoryOf(this.pid)?.rss;
+    if (rss !== undefined && rss > this.max) this.max = rss;
+  }
+
+  reset(): void {
+    this.max = 0;
+    this.sample();
+  }
+
+  peak(): number {
+    this.sample();
+    return this.max;
+  }
+
+  /** VmHWM: the kernel's record of the highest RSS over the process's life. */
+  lifetimePeak(): number {
+    return memoryOf(this.pid)?.hwm ?? NaN;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,58 @@
+import type { Engine, Scenario, Target } from './options';
+import type { Measurement } from './scenarios';
+
+export interface ResultRow {
+  engine: Engine;
+  scenario: Scenario;
+  service?: Measurement;
+  floor?: Measurement;
+  /** service req/s ÷ floor req/s. */
+  ratio?: number;
+}
+
+export interface ServerSummary {
+  engine: Engine;
+  target: Target;
+  /** VmHWM at the end of the engine's run: the highest RSS over the server's whole life. */
+  lifetimePeakRssMb: number;
+}
+
+const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', mysql: 'MariaDB' };
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
+const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : Math.round(n).toString()) : '-');
+
+function cells(m: Measurement | undefined): string[] {
+  if (!m) return ['-', '-', '-', '-', '-'];
+  return [int(m.requestsPerSecond), ms(m.latencyMs.p50), ms(m.latencyMs.p99), int(m.errors), int(m.peakRssMb)];
+}
+
+/** One Markdown table: each engine and scenario on a row, the service and the floor side by side. */
+export function formatTable(rows: ResultRow[]): string {
+  const header = [
+    'database',
+    'scenario',
+    'service req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'RSS MB',
+    'floor req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'RSS MB',
+    'service/floor',
+  ];
+  const body = rows.map((row) => [
+    ENGINE_LABEL[row.engine],
+    row.scenario,
+    ...cells(row.service),
+    ...cells(row.floor),
+    row.ratio === undefined ? '-' : `${Math.round(row.ratio * 100)}%`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (cols: string[]) => `| ${cols.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(header), rule, ...body.map(line)].join('\n');
+}

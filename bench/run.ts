@@ -1,0 +1,170 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { type BenchDatabases, createDatabases } from './databases';
+import { type BenchOptions, type Engine, parseOptions, type Target, USAGE } from './options';
+import { freePort, killAll, progress, RssSampler, runCommand, type ServerProcess, startServer } from './processes';
+import { formatTable, type ResultRow, type ServerSummary } from './report';
+import { measure, PushPool } from './scenarios';
+
+/**
+ * npm run bench: the service (the built production server as a child process) and the floor
+ * (bench/floor/server.ts) on fresh databases, scenario by scenario under autocannon, one Markdown
+ * table on stdout and the full figures in bench/results/<timestamp>.json. See USAGE in options.ts.
+ */
+
+// Compiled to bench/.build/, two levels below the repository root.
+const ROOT = resolve(__dirname, '..', '..');
+const SERVER_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
+const CLI_MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+const FLOOR_MAIN = join(__dirname, 'floor', 'server.js');
+/** A fixed key so runs are comparable; it protects nothing but bench data. */
+const MASTER_KEY = '62656e63682d6b65792d6e6f742d612d7365637265742d2d2d2d2d2d2d2d2d21';
+/** Far above any rate a 2-core machine reaches, so rate limiting never answers 429 during a run. */
+const UNTHROTTLED = '100000000';
+
+const cleanups: (() => Promise<void>)[] = [];
+
+function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: string, options: BenchOptions): NodeJS.ProcessEnv {
+  const base = { PATH: process.env.PATH, NODE_ENV: 'production' };
+  if (target === 'floor') return { ...base, FLOOR_PORT: String(port), FLOOR_DATABASE_URL: databaseUrl, FLOOR_MASTER_KEY: MASTER_KEY };
+  return {
+    ...base,
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PWPUSH_MASTER_KEY: MASTER_KEY,
+    LOG_LEVEL: options.logLevel,
+    PWP__THROTTLING__MINUTE: UNTHROTTLED,
+    PWP__THROTTLING__SECOND: UNTHROTTLED,
+  };
+}
+
+async function startTarget(target: Target, dbs: BenchDatabases, options: BenchOptions, profileDir: string | undefined): Promise<ServerProcess> {
+  const port = await freePort();
+  const env = serverEnv(target, dbs.urls[target], port, join(dbs.dir, 'data'), options);
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${target}-${Date.now()}.cpuprofile`] : [];
+  const script = target === 'service' ? SERVER_MAIN : FLOOR_MAIN;
+  return startServer(target, script, nodeArgs, env, port, '/api/v2/version');
+}
+
+async function runEngine(engine: Engine, options: BenchOptions, profileDir: string | undefined): Promise<{ rows: ResultRow[]; servers: ServerSummary[] }> {
+  const dbs = await createDatabases(engine, options.mysqlUrl);
+  const drop = () => dbs.drop();
+  cleanups.push(drop);
+  const servers = new Map<Target, { process: ServerProcess; sampler: RssSampler; pool: PushPool }>();
+  try {
+    for (const target of options.targets) {
+      // Both schemas come from the service's migrations: the floor writes the very same tables.
+      progress(`${engine}: migrating the ${target} database`);
+      await runCommand(process.execPath, [CLI_MAIN, 'migrations:run'], { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], PWPUSH_MASTER_KEY: MASTER_KEY });
+      const server = await startTarget(target, dbs, options, profileDir);
+      servers.set(target, { process: server, sampler: new RssSampler(server.pid), pool: new PushPool(server.url) });
+      progress(`${engine}: ${target} listening on ${server.url} (pid ${server.pid})`);
+    }
+    const rows: ResultRow[] = [];
+    for (const scenario of options.scenarios) {
+      const row: ResultRow = { engine, scenario };
+      for (const target of options.targets) {
+        const { process: server, sampler, pool } = servers.get(target)!;
+        progress(`${engine} ${scenario} ${target}: ${options.warmup} s warm-up, ${options.duration} s measured`);
+        const m = await measure(scenario, server.url, pool, sampler, options);
+        row[target] = m;
+        progress(
+          `  ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.errors} errors, ${Math.round(m.peakRssMb)} MB` +
+            (m.invalidSample ? `\n  first unexpected answer: ${m.invalidSample}` : '') +
+            (m.poolExhausted ? `\n  ${m.poolExhausted} retrievals found the push pool empty` : ''),
+        );
+      }
+      if (row.service && row.floor) row.ratio = row.service.requestsPerSecond / row.floor.requestsPerSecond;
+      rows.push(row);
+    }
+    const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.sampler.lifetimePeak() }));
+    return { rows, servers: summaries };
+  } catch (error) {
+    for (const [target, s] of servers) progress(`${target} stderr (tail):\n${s.process.output().slice(-3000)}`);
+    throw error;
+  } finally {
+    for (const s of servers.values()) {
+      s.sampler.stop();
+      await s.process.stop();
+    }
+    await drop();
+    cleanups.splice(cleanups.indexOf(drop), 1);
+  }
+}
+
+function gitRevision(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'libs'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit}+uncommitted changes in apps/libs` : commit;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (options.build) {
+    progress('building (npm run build)');
+    await runCommand('npm', ['run', '--silent', 'build'], process.env);
+  }
+  if (!existsSync(SERVER_MAIN) || !existsSync(CLI_MAIN)) throw new Error('dist/ is missing: run without --no-build, or npm run build first.');
+
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const resultsDir = join(ROOT, 'bench', 'results');
+  const profileDir = options.cpuProf ? join(resultsDir, 'profiles', stamp) : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const started = new Date();
+  const loadBefore = loadavg();
+
+  const rows: ResultRow[] = [];
+  const servers: ServerSummary[] = [];
+  for (const engine of options.engines) {
+    const result = await runEngine(engine, options, profileDir);
+    rows.push(...result.rows);
+    servers.push(...result.servers);
+  }
+
+  const cpu = cpus();
+  const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`;
+  const table = formatTable(rows);
+  const caption =
+    `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` +
+    `service LOG_LEVEL=${options.logLevel}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; revision ${gitRevision()}`;
+  process.stdout.write(`${table}\n\n${caption}\n`);
+
+  const out = options.out ? resolve(options.out) : join(resultsDir, `${stamp}.json`);
+  mkdirSync(join(out, '..'), { recursive: true });
+  const document = {
+    started: started.toISOString(),
+    finished: new Date().toISOString(),
+    revision: gitRevision(),
+    machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    loadAverage: { before: loadBefore, after: loadavg() },
+    options,
+    table,
+    rows,
+    servers,
+  };
+  writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
+  progress(`results written to ${relative(process.cwd(), out)}${profileDir ? `; CPU profiles in ${relative(process.cwd(), profileDir)}` : ''}`);
+}
+
+process.once('SIGINT', () => {
+  progress('interrupted: stopping servers and dropping the bench databases');
+  killAll();
+  void Promise.allSettled(cleanups.map((cleanup) => cleanup())).then(() => process.exit(130));
+});
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  killAll();
+  void Promise.allSettled(cleanups.map((cleanup) => cleanup())).then(() => process.exit(1));
+});
