@@ -1,5 +1,7 @@
 export const SCENARIOS = ['create', 'retrieve', 'preview', 'mix'] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+/** `version` (no database work) is a diagnostic: the cost of the HTTP stack alone. */
+export const ALL_SCENARIOS = [...SCENARIOS, 'version'] as const;
+export type Scenario = (typeof ALL_SCENARIOS)[number];
 export const ENGINES = ['sqlite', 'mysql'] as const;
 export type Engine = (typeof ENGINES)[number];
 export const TARGETS = ['service', 'floor'] as const;
@@ -17,6 +19,8 @@ export interface BenchOptions {
   /** The service's LOG_LEVEL; `info` is what operators run. */
   logLevel: string;
   build: boolean;
+  /** The built service to measure (its apps/api and apps/cli), e.g. another checkout's dist/. */
+  dist?: string;
   mysqlUrl: string;
   /** Write V8 CPU profiles of the servers (node --cpu-prof) next to the results. */
   cpuProf: boolean;
@@ -28,11 +32,13 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
   --warmup <s>          unmeasured seconds before each measurement     (default 5)
   --connections <n>     concurrent keep-alive connections              (default 50)
   --db <list>           sqlite,mysql                                   (default both)
-  --scenarios <list>    create,retrieve,preview,mix                    (default all)
+  --scenarios <list>    create,retrieve,preview,mix, and version (the HTTP stack alone, no database)
+                                                                       (default create,retrieve,preview,mix)
   --targets <list>      service,floor                                  (default both)
   --log-level <level>   the service's LOG_LEVEL                        (default info)
   --mysql-url <url>     MySQL/MariaDB server for the mysql runs        (default mysql://root@127.0.0.1:3306)
   --no-build            use the existing dist/ instead of running npm run build
+  --dist <dir>          measure the service built in <dir> (another checkout's dist/); implies --no-build
   --cpu-prof            write .cpuprofile files of both servers to bench/results/profiles/<timestamp>/
   --out <file>          results JSON                                   (default bench/results/<timestamp>.json)`;
 
@@ -69,7 +75,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
     given.set(name, value);
   }
-  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'mysql-url', 'out', ...BOOLEAN_FLAGS]);
+  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
   const unknown = [...given.keys()].filter((name) => !known.has(name));
   if (unknown.length > 0) throw new Error(`Unknown option(s) ${unknown.map((n) => `--${n}`).join(', ')}\n${USAGE}`);
   if (given.get('help') === 'true') return 'help';
@@ -79,10 +85,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     warmup: positive('warmup', given.get('warmup') ?? '5', 0),
     connections: positive('connections', given.get('connections') ?? '50', 1),
     engines: list('db', given.get('db') ?? ENGINES.join(','), ENGINES),
-    scenarios: list('scenarios', given.get('scenarios') ?? SCENARIOS.join(','), SCENARIOS),
+    scenarios: list('scenarios', given.get('scenarios') ?? SCENARIOS.join(','), ALL_SCENARIOS),
     targets: list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS),
     logLevel: given.get('log-level') ?? 'info',
-    build: !truthy('no-build'),
+    build: !truthy('no-build') && !given.has('dist'),
+    dist: given.get('dist'),
     mysqlUrl: given.get('mysql-url') ?? 'mysql://root@127.0.0.1:3306',
     cpuProf: truthy('cpu-prof'),
     out: given.get('out'),

@@ -95,8 +95,26 @@ function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
   }
 }
 
-/** Samples a process's RSS every 100 ms; `peak` is the highest sample since the last `reset`. */
-export class RssSampler {
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
+function cpuSecondsOf(pid: number): number {
+  try {
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Watches a server process: RSS sampled every 100 ms (`peak` is the highest sample since the last
+ * `reset`) and CPU time used since the last `reset`, which divided by the requests served gives a
+ * cost per request that other processes competing for the CPU disturb far less than req/s.
+ */
+export class ProcessMonitor {
+  private cpuAtReset = 0;
   private max = 0;
   private readonly timer: NodeJS.Timeout;
 
@@ -112,7 +130,12 @@ export class RssSampler {
 
   reset(): void {
     this.max = 0;
+    this.cpuAtReset = cpuSecondsOf(this.pid);
     this.sample();
+  }
+
+  cpuSeconds(): number {
+    return cpuSecondsOf(this.pid) - this.cpuAtReset;
   }
 
   peak(): number {

@@ -23,8 +23,8 @@ const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('e
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : Math.round(n).toString()) : '-');
 
 function cells(m: Measurement | undefined): string[] {
-  if (!m) return ['-', '-', '-', '-', '-'];
-  return [int(m.requestsPerSecond), ms(m.latencyMs.p50), ms(m.latencyMs.p99), int(m.errors), int(m.peakRssMb)];
+  if (!m) return ['-', '-', '-', '-', '-', '-'];
+  return [int(m.requestsPerSecond), ms(m.latencyMs.p50), ms(m.latencyMs.p99), int(m.errors), int(m.peakRssMb), int(m.cpuMicrosPerRequest)];
 }
 
 /** One Markdown table: each engine and scenario on a row, the service and the floor side by side. */
@@ -37,11 +37,13 @@ export function formatTable(rows: ResultRow[]): string {
     'p99 ms',
     'errors',
     'RSS MB',
+    'CPU µs/req',
     'floor req/s',
     'p50 ms',
     'p99 ms',
     'errors',
     'RSS MB',
+    'CPU µs/req',
     'service/floor',
   ];
   const body = rows.map((row) => [

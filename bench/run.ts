@@ -4,7 +4,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { type BenchDatabases, createDatabases } from './databases';
 import { type BenchOptions, type Engine, parseOptions, type Target, USAGE } from './options';
-import { freePort, killAll, progress, RssSampler, runCommand, type ServerProcess, startServer } from './processes';
+import { freePort, killAll, progress, ProcessMonitor, runCommand, type ServerProcess, startServer } from './processes';
 import { formatTable, type ResultRow, type ServerSummary } from './report';
 import { measure, PushPool } from './scenarios';
 
@@ -16,8 +16,9 @@ import { measure, PushPool } from './scenarios';
 
 // Compiled to bench/.build/, two levels below the repository root.
 const ROOT = resolve(__dirname, '..', '..');
-const SERVER_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
-const CLI_MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+const distOf = (options: BenchOptions) => resolve(options.dist ?? join(ROOT, 'dist'));
+const serverMain = (options: BenchOptions) => join(distOf(options), 'apps', 'api', 'src', 'main.js');
+const cliMain = (options: BenchOptions) => join(distOf(options), 'apps', 'cli', 'src', 'main.js');
 const FLOOR_MAIN = join(__dirname, 'floor', 'server.js');
 /** A fixed key so runs are comparable; it protects nothing but bench data. */
 const MASTER_KEY = '62656e63682d6b65792d6e6f742d612d7365637265742d2d2d2d2d2d2d2d2d21';
@@ -45,7 +46,7 @@ async function startTarget(target: Target, dbs: BenchDatabases, options: BenchOp
   const port = await freePort();
   const env = serverEnv(target, dbs.urls[target], port, join(dbs.dir, 'data'), options);
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${target}-${Date.now()}.cpuprofile`] : [];
-  const script = target === 'service' ? SERVER_MAIN : FLOOR_MAIN;
+  const script = target === 'service' ? serverMain(options) : FLOOR_MAIN;
   return startServer(target, script, nodeArgs, env, port, '/api/v2/version');
 }
 
@@ -53,26 +54,27 @@ async function runEngine(engine: Engine, options: BenchOptions, profileDir: stri
   const dbs = await createDatabases(engine, options.mysqlUrl);
   const drop = () => dbs.drop();
   cleanups.push(drop);
-  const servers = new Map<Target, { process: ServerProcess; sampler: RssSampler; pool: PushPool }>();
+  const servers = new Map<Target, { process: ServerProcess; monitor: ProcessMonitor; pool: PushPool }>();
   try {
     for (const target of options.targets) {
       // Both schemas come from the service's migrations: the floor writes the very same tables.
       progress(`${engine}: migrating the ${target} database`);
-      await runCommand(process.execPath, [CLI_MAIN, 'migrations:run'], { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], PWPUSH_MASTER_KEY: MASTER_KEY });
+      await runCommand(process.execPath, [cliMain(options), 'migrations:run'], { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], PWPUSH_MASTER_KEY: MASTER_KEY });
       const server = await startTarget(target, dbs, options, profileDir);
-      servers.set(target, { process: server, sampler: new RssSampler(server.pid), pool: new PushPool(server.url) });
+      servers.set(target, { process: server, monitor: new ProcessMonitor(server.pid), pool: new PushPool(server.url) });
       progress(`${engine}: ${target} listening on ${server.url} (pid ${server.pid})`);
     }
     const rows: ResultRow[] = [];
     for (const scenario of options.scenarios) {
       const row: ResultRow = { engine, scenario };
       for (const target of options.targets) {
-        const { process: server, sampler, pool } = servers.get(target)!;
+        const { process: server, monitor, pool } = servers.get(target)!;
         progress(`${engine} ${scenario} ${target}: ${options.warmup} s warm-up, ${options.duration} s measured`);
-        const m = await measure(scenario, server.url, pool, sampler, options);
+        const m = await measure(scenario, server.url, pool, monitor, options);
         row[target] = m;
         progress(
-          `  ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.errors} errors, ${Math.round(m.peakRssMb)} MB` +
+          `  ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.errors} errors, ${Math.round(m.peakRssMb)} MB, ` +
+            `${Math.round(m.cpuMicrosPerRequest)} µs CPU/request at ${Math.round(m.cpuUtilisation * 100)}% of a core` +
             (m.invalidSample ? `\n  first unexpected answer: ${m.invalidSample}` : '') +
             (m.poolExhausted ? `\n  ${m.poolExhausted} retrievals found the push pool empty` : ''),
         );
@@ -80,14 +82,14 @@ async function runEngine(engine: Engine, options: BenchOptions, profileDir: stri
       if (row.service && row.floor) row.ratio = row.service.requestsPerSecond / row.floor.requestsPerSecond;
       rows.push(row);
     }
-    const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.sampler.lifetimePeak() }));
+    const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.monitor.lifetimePeak() }));
     return { rows, servers: summaries };
   } catch (error) {
     for (const [target, s] of servers) progress(`${target} stderr (tail):\n${s.process.output().slice(-3000)}`);
     throw error;
   } finally {
     for (const s of servers.values()) {
-      s.sampler.stop();
+      s.monitor.stop();
       await s.process.stop();
     }
     await drop();
@@ -115,7 +117,9 @@ async function main(): Promise<void> {
     progress('building (npm run build)');
     await runCommand('npm', ['run', '--silent', 'build'], process.env);
   }
-  if (!existsSync(SERVER_MAIN) || !existsSync(CLI_MAIN)) throw new Error('dist/ is missing: run without --no-build, or npm run build first.');
+  if (!existsSync(serverMain(options)) || !existsSync(cliMain(options))) {
+    throw new Error(`${distOf(options)} holds no built server and CLI: run without --no-build, or npm run build first.`);
+  }
 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const resultsDir = join(ROOT, 'bench', 'results');
@@ -137,7 +141,7 @@ async function main(): Promise<void> {
   const table = formatTable(rows);
   const caption =
     `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` +
-    `service LOG_LEVEL=${options.logLevel}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; revision ${gitRevision()}`;
+    `service LOG_LEVEL=${options.logLevel}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
   process.stdout.write(`${table}\n\n${caption}\n`);
 
   const out = options.out ? resolve(options.out) : join(resultsDir, `${stamp}.json`);
@@ -146,6 +150,7 @@ async function main(): Promise<void> {
     started: started.toISOString(),
     finished: new Date().toISOString(),
     revision: gitRevision(),
+    serviceDist: distOf(options),
     machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
     loadAverage: { before: loadBefore, after: loadavg() },
     options,

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import type { BenchOptions, Scenario } from './options';
-import type { RssSampler } from './processes';
+import type { ProcessMonitor } from './processes';
 
 /** Views each pre-created push allows (the text kind's maximum), so retrievals never run one out. */
 export const VIEWS_PER_PUSH = 100;
@@ -97,6 +97,10 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   /** Highest RSS sampled (every 100 ms) during the measured window. */
   peakRssMb: number;
+  /** Server CPU time (user + system) per response in the measured window, in microseconds. */
+  cpuMicrosPerRequest: number;
+  /** Server CPU time over wall time: 1 means one core kept busy. */
+  cpuUtilisation: number;
   durationS: number;
   poolExhausted: number;
 }
@@ -137,6 +141,8 @@ function requestsFor(scenario: Scenario, pool: PushPool, check: BodyCheck): auto
     onResponse: check.expect(200, '{"url":"http'),
   };
   switch (scenario) {
+    case 'version':
+      return [{ method: 'GET', path: '/api/v2/version', onResponse: check.expect(200, '"api_version"') }];
     case 'create':
       return [create];
     case 'retrieve':
@@ -149,7 +155,7 @@ function requestsFor(scenario: Scenario, pool: PushPool, check: BodyCheck): auto
 }
 
 /** Share of a scenario's requests that consume a view. */
-const RETRIEVAL_SHARE: Record<Scenario, number> = { create: 0, retrieve: 1, preview: 0, mix: 0.5 };
+const RETRIEVAL_SHARE: Record<Scenario, number> = { create: 0, retrieve: 1, preview: 0, mix: 0.5, version: 0 };
 
 function fire(url: string, connections: number, duration: number, requests: autocannon.RequestSpec[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
@@ -158,7 +164,7 @@ function fire(url: string, connections: number, duration: number, requests: auto
 }
 
 /** Seeds what the scenario needs, warms the server up, then measures it. */
-export async function measure(scenario: Scenario, url: string, pool: PushPool, sampler: RssSampler, options: BenchOptions): Promise<Measurement> {
+export async function measure(scenario: Scenario, url: string, pool: PushPool, monitor: ProcessMonitor, options: BenchOptions): Promise<Measurement> {
   const share = RETRIEVAL_SHARE[scenario];
   const spare = options.connections * 4;
   if (share > 0) await pool.ensureViews(CEILING_RPS * share * options.warmup + spare);
@@ -173,8 +179,9 @@ export async function measure(scenario: Scenario, url: string, pool: PushPool, s
 
   const check = new BodyCheck();
   const exhaustedBefore = pool.exhausted;
-  sampler.reset();
+  monitor.reset();
   const result = await fire(url, options.connections, options.duration, requestsFor(scenario, pool, check));
+  const cpu = monitor.cpuSeconds();
   const socketErrors = result.errors - result.timeouts;
   return {
     requestsPerSecond: result.requests.average,
@@ -187,7 +194,9 @@ export async function measure(scenario: Scenario, url: string, pool: PushPool, s
     invalidBodies: check.invalid,
     invalidSample: check.sample,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
-    peakRssMb: sampler.peak(),
+    peakRssMb: monitor.peak(),
+    cpuMicrosPerRequest: (cpu * 1e6) / Math.max(result.requests.total, 1),
+    cpuUtilisation: cpu / result.duration,
     durationS: result.duration,
     poolExhausted: pool.exhausted - exhaustedBefore,
   };

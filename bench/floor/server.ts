@@ -174,6 +174,26 @@ function send(response: ServerResponse, status: number, body: unknown, noStore =
   response.end(text);
 }
 
+/** A constant of the service's version document's size: the floor has no settings to reflect. */
+const VERSION = {
+  application_version: '0.1.0',
+  api_version: '2.1',
+  edition: 'oss',
+  features: {
+    anonymous_access: true,
+    api_token_authentication: true,
+    accounts: { enabled: false },
+    pushes: {
+      enabled: true,
+      email_auto_dispatch: false,
+      file_attachments: { enabled: false, requires_authentication: true },
+      url_pushes: { enabled: false },
+      qr_code_pushes: { enabled: false },
+    },
+    requests: { enabled: false },
+  },
+};
+
 const PUSH_PATH = /^\/api\/v2\/pushes\/([A-Za-z0-9_-]+)(\/preview)?$/;
 
 async function route(floor: Floor, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -185,7 +205,7 @@ async function route(floor: Floor, request: IncomingMessage, response: ServerRes
     baseUrl: `http://${request.headers.host}`,
   };
   if (request.method === 'POST' && path === '/api/v2/pushes') return send(response, 201, await floor.create(await readBody(request), client));
-  if (request.method === 'GET' && path === '/api/v2/version') return send(response, 200, { api_version: '2.1', edition: 'floor' });
+  if (request.method === 'GET' && path === '/api/v2/version') return send(response, 200, VERSION);
   const match = request.method === 'GET' ? PUSH_PATH.exec(path) : null;
   if (match?.[2]) return send(response, 200, await floor.preview(match[1], client));
   if (match) return send(response, 200, await floor.retrieve(match[1], client), true);
