@@ -18,6 +18,29 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 100 }));
   app.use(bodyErrorHandler);
+  app.use(rejectDeepBodies);
+}
+
+/** Far deeper than any valid request; deeper bodies would exhaust the stack of the validation layers. */
+const MAX_BODY_DEPTH = 32;
+
+function nestedDeeperThan(body: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[body, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(value as object)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function rejectDeepBodies(req: Request, res: Response, next: NextFunction): void {
+  if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
+    res.status(400).json({ error: `Malformed request body: nested more than ${MAX_BODY_DEPTH} levels deep.` });
+    return;
+  }
+  next();
 }
 
 /** Body-parser failures answer in the contract's JSON error shape instead of Express's HTML page. */
