@@ -1,6 +1,6 @@
-import { client, request, type HttpResult } from './support/http';
 import { OWNED_PUSH_KEYS, RETRIEVED_PUSH_KEYS, keysOf } from './support/push-keys';
 import { startTestApp, type TestApp } from './support/test-app';
+import { E2E_MYSQL_URL } from './support/test-database';
 
 /**
  * Hostile and malformed input: every request here must get a JSON error with a string `error`
@@ -10,7 +10,31 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const PUSH_MISSING = 'param is missing or the value is empty or invalid: push';
 const PAYLOAD_REQUIRED = 'Payload is required.';
+const TOO_DEEP = 'Malformed request body: nested more than 32 levels deep.';
 const TEXT_MAX = 1_048_576;
+
+interface Result {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/**
+ * Sends exactly these bytes. Deliberately not support/http's client: these requests are not the
+ * documented API, and the answer's shape is what this file asserts.
+ */
+async function send(baseUrl: string, req: Req): Promise<Result> {
+  const response = await fetch(`${baseUrl}${req.path}`, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(30_000) });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
 
 interface Req {
   method: string;
@@ -68,15 +92,16 @@ const cases: Case[] = [
   ['empty JSON body', raw(''), 400, undefined, PUSH_MISSING],
   ['whitespace-only JSON body', raw('  \n\t '), 400],
   ['JSON body not valid UTF-8', raw(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])), 400],
-  ['JSON with an unsupported charset', raw('{"push":{"payload":"x"}}', { 'content-type': 'application/json; charset=latin1' }), 400],
+  ['JSON in latin1', raw('{"push":{"payload":"x"}}', { 'content-type': 'application/json; charset=latin1' }), 400, undefined, 'Malformed request body: unsupported charset (send UTF-8).'],
   ['JSON with a bogus gzip Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'gzip' }), 400],
-  ['JSON with an unknown Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'bogus' }), 400],
+  ['JSON with an unknown Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'bogus' }), 400, undefined, 'Malformed request body: unsupported Content-Encoding (send identity, gzip, deflate or br).'],
   ['JSON 10,000 unclosed [', raw('['.repeat(10_000)), 400],
-  ['JSON 10,000 balanced [ ] as the body', raw(nested(10_000, '[', ']', '')), 400, undefined, PUSH_MISSING],
-  ['JSON payload nested 10,000 [ deep', raw(`{"push":{"payload":${nested(10_000, '[', ']', '"x"')}}}`), 422, 'payload'],
-  ['JSON unknown key nested 10,000 { deep', raw(`{"push":{"payload":"x","junk":${nested(10_000, '{"a":', '}', '1')}}}`), 201, { kind: 'text' }],
-  ['JSON push nested 100,000 [ deep', raw(`{"push":${nested(100_000, '[', ']', '1')}}`), 400, undefined, PUSH_MISSING],
-  ['body over the 16 MB limit', raw(JSON.stringify({ push: { payload: 'x'.repeat(17 * 1024 * 1024) } })), 413],
+  ['JSON 10,000 balanced [ ] as the body', raw(nested(10_000, '[', ']', '')), 400, undefined, TOO_DEEP],
+  ['JSON payload nested 10,000 [ deep', raw(`{"push":{"payload":${nested(10_000, '[', ']', '"x"')}}}`), 400, undefined, TOO_DEEP],
+  ['JSON unknown key nested 10,000 { deep', raw(`{"push":{"payload":"x","junk":${nested(10_000, '{"a":', '}', '1')}}}`), 400, undefined, TOO_DEEP],
+  ['JSON push nested 100,000 [ deep', raw(`{"push":${nested(100_000, '[', ']', '1')}}`), 400, undefined, TOO_DEEP],
+  ['JSON unknown key nested 20 { deep (allowed)', raw(`{"push":{"payload":"x","junk":${nested(20, '{"a":', '}', '1')}}}`), 201, { kind: 'text' }],
+  ['body over the 16 MB limit', raw(JSON.stringify({ push: { payload: 'x'.repeat(17 * 1024 * 1024) } })), 413, undefined, 'Request body is too large (limit 16mb).'],
 
   // Content types
   ['text/plain body', raw('{"push":{"payload":"x"}}', { 'content-type': 'text/plain' }), 400, undefined, PUSH_MISSING],
@@ -185,11 +210,13 @@ const cases: Case[] = [
   ['qr over 1,024 characters', push({ kind: 'qr', payload: 'q'.repeat(1025) }), 422, 'payload', 'Payload is too long (maximum is 1024 characters).'],
   ['qr of exactly 1,024 characters', push({ kind: 'qr', payload: 'q'.repeat(1024) }), 201, { kind: 'qr' }],
 
-  // Prototype pollution
-  ['push.__proto__ carrying a payload', raw('{"push":{"__proto__":{"payload":"x"}}}'), 422, 'payload', PAYLOAD_REQUIRED],
+  // Prototype pollution: __proto__, constructor and prototype keys are dropped before validation,
+  // so a push made only of them is empty.
+  ['push.__proto__ carrying a payload', raw('{"push":{"__proto__":{"payload":"x"}}}'), 400, undefined, PUSH_MISSING],
   ['push.__proto__ carrying a kind', raw('{"push":{"payload":"x","__proto__":{"kind":"url"}}}'), 201, { kind: 'text' }],
   ['top-level __proto__ carrying push', raw('{"__proto__":{"push":{"payload":"x"}}}'), 400, undefined, PUSH_MISSING],
-  ['push.constructor.prototype', raw('{"push":{"constructor":{"prototype":{"payload":"x"}}}}'), 422, 'payload', PAYLOAD_REQUIRED],
+  ['push.constructor.prototype', raw('{"push":{"constructor":{"prototype":{"payload":"x"}}}}'), 400, undefined, PUSH_MISSING],
+  ['push.constructor null beside a payload', raw('{"push":{"payload":"x","constructor":null,"prototype":1}}'), 201, { kind: 'text' }],
   ['top-level constructor.prototype', raw('{"constructor":{"prototype":{"push":{"payload":"x"}}}}'), 400, undefined, PUSH_MISSING],
   ['form push[__proto__][payload]', form('push[__proto__][payload]=x'), 400, undefined, PUSH_MISSING],
   ['form __proto__[push][payload]', form('__proto__[push][payload]=x'), 400, undefined, PUSH_MISSING],
@@ -202,7 +229,8 @@ const cases: Case[] = [
   ['form push[payload][]=a&push[payload][]=b', form('push[payload][]=a&push[payload][]=b'), 422, 'payload'],
   ['form push[payload][999]=x', form('push[payload][999]=x'), 422, 'payload'],
   ['form broken percent-encoding', form('push[payload]=%E0%A4%A&%%%'), 201],
-  ['form over 100 parameters', form(Array.from({ length: 150 }, (_, i) => `push[p${i}]=x`).join('&')), 413],
+  ['form over 100 parameters', form(Array.from({ length: 150 }, (_, i) => `push[p${i}]=x`).join('&')), 413, undefined, 'Request body has too many form parameters (limit 100).'],
+  ['form nested 40 deep', form(`push[payload]=x&push${'[a]'.repeat(40)}=1`), 400, undefined, 'Malformed request body: form parameters nested too deeply.'],
 
   // Paths and methods
   ['GET a token of 8,000 characters', call('GET', `${PUSHES}/${'a'.repeat(8000)}`), 404, undefined, 'not-found'],
@@ -220,6 +248,15 @@ const cases: Case[] = [
   ['DELETE /api/v2/pushes', call('DELETE', PUSHES), 404, undefined, 'not-found'],
   ['POST /api/v2/pushes/:token', call('POST', `${PUSHES}/abc`), 404, undefined, 'not-found'],
   ['POST /api/v2/version', call('POST', '/api/v2/version'), 404, undefined, 'not-found'],
+
+  // On an existing push (`:token` is replaced by a real token)
+  ['passphrase given twice in the query', call('GET', `${PUSHES}/:token?passphrase=a&passphrase=b`), 400, undefined, 'Invalid passphrase parameter'],
+  ['passphrase given twice on DELETE', call('DELETE', `${PUSHES}/:token?passphrase=a&passphrase=b`), 400, undefined, 'Invalid passphrase parameter'],
+  ['PUT on a push', call('PUT', `${PUSHES}/:token`), 404, undefined, 'not-found'],
+  ['PATCH on a push', call('PATCH', `${PUSHES}/:token`), 404, undefined, 'not-found'],
+  ['POST on a push', call('POST', `${PUSHES}/:token`), 404, undefined, 'not-found'],
+  ['a token behind ..%2F', call('GET', `${PUSHES}/..%2F:token`), 404, undefined, 'not-found'],
+  ['a token followed by /..%2F..%2Fversion', call('GET', `${PUSHES}/:token/..%2F..%2Fversion`), 404, undefined, 'not-found'],
 ];
 
 describe('bad input', () => {
@@ -227,16 +264,16 @@ describe('bad input', () => {
   let token: string;
 
   beforeAll(async () => {
-    // Hundreds of requests from one address: keep any per-IP throttling out of the way.
-    app = await startTestApp({ PWP__THROTTLING__MINUTE: '100000', PWP__THROTTLING__SECOND: '100000' });
-    token = (await client(app.baseUrl).createPush({ payload: 'kept', expire_after_views: 100 })).url_token;
+    app = await startTestApp();
+    const created = await send(app.baseUrl, push({ payload: 'kept', expire_after_views: 100 }));
+    expect(created.status).toBe(201);
+    token = created.body.url_token;
   });
 
   afterAll(() => app.close({ drop: true }));
 
-  const send = (req: Req): Promise<HttpResult> => request(app.baseUrl, req.method, req.path, { body: req.body, headers: req.headers });
-
-  function expectAnswer(result: HttpResult, status: number, expectation: Expectation, error?: string): void {
+  function expectAnswer(result: Result, status: number, expectation: Expectation, error?: string): void {
+    // The body is part of the status assertion so that a failure shows what the server said.
     const summary = `${result.status} ${result.text.slice(0, 300)}`;
     expect({ status: result.status, summary }).toEqual({ status, summary });
     expect(result.headers.get('content-type')).toMatch(/^application\/json/);
@@ -247,7 +284,9 @@ describe('bad input', () => {
     if (status === 422) {
       const errors = result.body.errors as Record<string, unknown>;
       expect(errors).toEqual(expect.any(Object));
-      for (const messages of Object.values(errors)) expect(messages).toEqual(expect.arrayContaining([expect.any(String)]));
+      for (const messages of Object.values(errors)) {
+        expect(Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string')).toBe(true);
+      }
       expect(Object.keys(errors)).toContain(expectation);
       expect(result.body.error).toBe((errors[expectation as string] as string[])[0]);
     } else if (status === 201) {
@@ -261,21 +300,30 @@ describe('bad input', () => {
     expect(new Set(cases.map(([name]) => name)).size).toBe(cases.length);
   });
 
-  it.each(cases)('%s → %i', async (_name, req, status, expectation, error) => {
-    expectAnswer(await send(req), status, expectation, error);
+  it.each(cases.map((row) => [`${row[0]} → ${row[2]}`, row] as const))('%s', async (_title, [, req, status, expectation, error]) => {
+    expectAnswer(await send(app.baseUrl, { ...req, path: req.path.replace(':token', token) }), status, expectation, error);
   });
 
-  describe('on an existing push', () => {
-    it.each<[string, (token: string) => Req, number, string?]>([
-      ['passphrase given twice in the query', (t) => call('GET', `${PUSHES}/${t}?passphrase=a&passphrase=b`), 400],
-      ['passphrase given twice on DELETE', (t) => call('DELETE', `${PUSHES}/${t}?passphrase=a&passphrase=b`), 400],
-      ['PUT on the push', (t) => call('PUT', `${PUSHES}/${t}`), 404, 'not-found'],
-      ['PATCH on the push', (t) => call('PATCH', `${PUSHES}/${t}`), 404, 'not-found'],
-      ['POST on the push', (t) => call('POST', `${PUSHES}/${t}`), 404, 'not-found'],
-      ['the token with a trailing %00', (t) => call('GET', `${PUSHES}/${t}%00`), 404, 'not-found'],
-      ['the token with ..%2F in front', (t) => call('GET', `${PUSHES}/..%2F${t}`), 404, 'not-found'],
-    ])('%s → %i', async (_name, build, status, error) => {
-      expectAnswer(await send(build(token)), status, undefined, error);
+  /**
+   * KNOWN ISSUE on MariaDB/MySQL (these fail there, and pass on SQLite): pushes.url_token is
+   * compared under the database's utf8mb4_unicode_ci collation, so the token in another case, or
+   * followed by a space or an ignorable character such as NUL, finds the push (and counts a view).
+   * The column needs a binary comparison (a migration); then drop `it.failing` here.
+   */
+  describe('tokens are matched exactly', () => {
+    let exact: string;
+    const swapCase = (t: string) => [...t].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+
+    beforeAll(async () => {
+      exact = (await send(app.baseUrl, push({ payload: 'exact' }))).body.url_token;
+    });
+
+    (E2E_MYSQL_URL ? it.failing : it).each<[string, (t: string) => string]>([
+      ['in swapped case', swapCase],
+      ['followed by %00', (t) => `${t}%00`],
+      ['followed by a space', (t) => `${t}%20`],
+    ])('GET the token %s → 404', async (_name, variant) => {
+      expectAnswer(await send(app.baseUrl, call('GET', `${PUSHES}/${variant(exact)}`)), 404, undefined, 'not-found');
     });
   });
 
@@ -285,13 +333,14 @@ describe('bad input', () => {
   });
 
   it('keeps serving: a normal create and retrieve work afterwards', async () => {
-    const api = client(app.baseUrl);
-    const created = await api.createPush({ payload: 'still here', expire_after_views: 2 });
-    const retrieved = await api.get(`${PUSHES}/${created.url_token}`);
+    const created = await send(app.baseUrl, push({ payload: 'still here', expire_after_views: 2 }));
+    expect(created.status).toBe(201);
+    const retrieved = await send(app.baseUrl, call('GET', `${PUSHES}/${created.body.url_token}`));
     expect(retrieved.status).toBe(200);
     expect(keysOf(retrieved.body as object)).toEqual(RETRIEVED_PUSH_KEYS);
     expect(retrieved.body).toMatchObject({ payload: 'still here', views_remaining: 1, expired: false });
-    const kept = await api.get(`${PUSHES}/${token}`);
+    // None of the hostile requests on the kept push counted a view.
+    const kept = await send(app.baseUrl, call('GET', `${PUSHES}/${token}`));
     expect(kept.body).toMatchObject({ payload: 'kept', views_remaining: 99 });
   });
 });

@@ -5,6 +5,8 @@ import type { Settings } from '@app/config';
 
 /** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
 const BODY_LIMIT = '16mb';
+/** A push has about ten fields (plus up to ten file entries): a form body never needs more. */
+const FORM_PARAMETER_LIMIT = 100;
 
 /**
  * HTTP concerns that live outside Nest's module graph; shared by main.ts and the e2e tests so
@@ -16,7 +18,7 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
   app.use(express.json({ limit: BODY_LIMIT }));
-  app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 100 }));
+  app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }));
   app.use(bodyErrorHandler);
   app.use(rejectDeepBodies);
 }
@@ -43,14 +45,20 @@ function rejectDeepBodies(req: Request, res: Response, next: NextFunction): void
   next();
 }
 
+/** What each body-parser failure tells the client; the parser's own messages can quote the body. */
+const BODY_ERRORS = new Map<string | undefined, [status: number, message: string]>([
+  ['entity.too.large', [413, `Request body is too large (limit ${BODY_LIMIT}).`]],
+  ['parameters.too.many', [413, `Request body has too many form parameters (limit ${FORM_PARAMETER_LIMIT}).`]],
+  ['querystring.parse.rangeError', [400, 'Malformed request body: form parameters nested too deeply.']],
+  ['charset.unsupported', [400, 'Malformed request body: unsupported charset (send UTF-8).']],
+  ['encoding.unsupported', [400, 'Malformed request body: unsupported Content-Encoding (send identity, gzip, deflate or br).']],
+]);
+const MALFORMED: [number, string] = [400, 'Malformed request body: expected valid JSON.'];
+
 /** Body-parser failures answer in the contract's JSON error shape instead of Express's HTML page. */
 function bodyErrorHandler(error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction): void {
-  if (res.headersSent) return next(error);
-  if (error.type === 'entity.too.large') {
-    res.status(413).json({ error: `Request body is too large (limit ${BODY_LIMIT}).` });
-  } else if (error.status && error.status >= 400 && error.status < 500) {
-    res.status(400).json({ error: 'Malformed request body: expected valid JSON.' });
-  } else {
-    next(error);
-  }
+  const clientError = error.status !== undefined && error.status >= 400 && error.status < 500;
+  const answer = BODY_ERRORS.get(error.type) ?? (clientError ? MALFORMED : undefined);
+  if (res.headersSent || answer === undefined) return next(error);
+  res.status(answer[0]).json({ error: answer[1] });
 }

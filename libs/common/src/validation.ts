@@ -47,10 +47,12 @@ export function characterCount(value: string, limit: number): number {
 
 /**
  * Optional text: a well-formed Unicode string (lone surrogates would be silently altered when
- * stored), without NUL characters, of at most `maxChars` characters.
+ * stored), without NUL characters, of at most `maxChars` characters. null means omitted, so the
+ * value is a string or undefined, as its type says.
  */
 export function OptionalText(maxChars: number): PropertyDecorator {
   return applyDecorators(
+    Transform(({ value }: { value: unknown }) => (value === null ? undefined : value)),
     IsOptional(),
     IsString({ message: message('must be a string.') }),
     ValidateBy({

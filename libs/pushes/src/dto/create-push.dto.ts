@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
 import { OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
@@ -45,6 +45,8 @@ const isFilledObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 
 export class CreatePushBody {
+  // Emptiness is judged on the object as sent: a PushInput instance always has its declared fields as own keys.
+  @Transform(({ value, obj }: { value: unknown; obj: { push?: unknown } }) => (isFilledObject(obj.push) ? value : undefined))
   @ValidateBy({ name: 'pushObject', validator: { validate: isFilledObject, defaultMessage: () => PUSH_MISSING } })
   @ValidateNested()
   @Type(() => PushInput)
