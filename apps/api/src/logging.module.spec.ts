@@ -1,0 +1,45 @@
+import { redactUrl } from './logging.module';
+
+describe('redactUrl', () => {
+  const TOKEN = 'Zx9_Kq-4mN2pL7rT1vW3yB5d';
+
+  it.each([
+    ['a retrieval', `/api/v2/pushes/${TOKEN}`, '/api/v2/pushes/:url_token'],
+    ['a retrieval with a passphrase in the query', `/api/v2/pushes/${TOKEN}?passphrase=hunter2`, '/api/v2/pushes/:url_token'],
+    ['a preview', `/api/v2/pushes/${TOKEN}/preview`, '/api/v2/pushes/:url_token/preview'],
+    ['an audit page', `/api/v2/pushes/${TOKEN}/audit?page=2`, '/api/v2/pushes/:url_token/audit'],
+    ['a secret URL', `/p/${TOKEN}`, '/p/:url_token'],
+    ['a secret URL with the retrieval step', `/p/${TOKEN}/r`, '/p/:url_token/r'],
+    ['a percent-encoded token', '/api/v2/pushes/abc%2Fdef%00?x=1', '/api/v2/pushes/:url_token'],
+  ])('masks the token in %s', (_name, url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+
+  it.each([
+    ['the active list', '/api/v2/pushes/active?page=3', '/api/v2/pushes/active'],
+    ['the expired list', '/api/v2/pushes/expired', '/api/v2/pushes/expired'],
+    ['creation', '/api/v2/pushes', '/api/v2/pushes'],
+    ['the version', '/api/v2/version?access_token=secret', '/api/v2/version'],
+    ['the root', '/', '/'],
+  ])('keeps %s, dropping only the query', (_name, url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+
+  it('drops every query string, whatever it holds', () => {
+    for (const url of ['/api/v2/version?passphrase=a&passphrase=b', '/users/token?api_token=x#frag', '/?']) {
+      expect(redactUrl(url)).not.toContain('?');
+    }
+    expect(redactUrl('/api/v2/pushes/active?passphrase=hunter2')).not.toContain('hunter2');
+  });
+
+  it('answers an empty string for a missing URL', () => {
+    expect(redactUrl(undefined)).toBe('');
+    expect(redactUrl('')).toBe('');
+  });
+
+  it('never lets the token through', () => {
+    for (const url of [`/api/v2/pushes/${TOKEN}`, `/api/v2/pushes/${TOKEN}/preview?passphrase=x`, `/p/${TOKEN}/r`]) {
+      expect(redactUrl(url)).not.toContain(TOKEN);
+    }
+  });
+});

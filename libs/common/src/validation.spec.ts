@@ -1,0 +1,79 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { characterCount, humanize, OptionalText } from './validation';
+
+describe('characterCount', () => {
+  it('counts an astral character (one code point, two UTF-16 units) once', () => {
+    expect(characterCount('😀', 1)).toBe(1);
+    expect(characterCount('😀'.repeat(255), 255)).toBe(255);
+    expect(characterCount('😀'.repeat(256), 255)).toBe(256);
+    expect(characterCount(`a😀b𝄞c`, 4)).toBe(5);
+  });
+
+  it('is exact whenever the UTF-16 length is over the limit, so a comparison with the limit is always right', () => {
+    const limit = 1024;
+    for (const value of ['q'.repeat(1024), 'q'.repeat(1025), '😀'.repeat(1024), '😀'.repeat(1025), `${'😀'.repeat(1023)}ab`]) {
+      expect(characterCount(value, limit) > limit).toBe([...value].length > limit);
+    }
+    expect(characterCount(`${'😀'.repeat(1023)}a`, limit)).toBe(1024);
+  });
+
+  it('answers the UTF-16 length (an upper bound) without iterating when that is within the limit', () => {
+    expect(characterCount('', 0)).toBe(0);
+    expect(characterCount('abc', 10)).toBe(3);
+    expect(characterCount('😀', 10)).toBe(2);
+  });
+
+  it('counts code points, not user-perceived characters, and a lone surrogate as one', () => {
+    expect(characterCount('e\u0301', 1)).toBe(2);
+    expect(characterCount('👨‍👩‍👧', 1)).toBe(5);
+    expect(characterCount('\ud800x', 1)).toBe(2);
+  });
+});
+
+describe('humanize', () => {
+  it.each([
+    ['expire_after_days', 'Expire after days'],
+    ['expire_after_views', 'Expire after views'],
+    ['deletable_by_viewer', 'Deletable by viewer'],
+    ['retrieval_step', 'Retrieval step'],
+    ['payload', 'Payload'],
+    ['name', 'Name'],
+    ['Kind', 'Kind'],
+    ['a', 'A'],
+    ['', ''],
+  ])('turns %j into %j', (field, expected) => {
+    expect(humanize(field)).toBe(expected);
+  });
+});
+
+describe('OptionalText', () => {
+  class Sample {
+    @OptionalText(5)
+    text?: string;
+  }
+
+  const check = (plain: Record<string, unknown>) => {
+    const sut = plainToInstance(Sample, plain);
+    return { value: sut.text, errors: validateSync(sut).flatMap((error) => Object.values(error.constraints ?? {})) };
+  };
+
+  it('treats null as omitted', () => {
+    expect(check({ text: null })).toEqual({ value: undefined, errors: [] });
+    expect(check({})).toEqual({ value: undefined, errors: [] });
+  });
+
+  it('accepts up to the limit in characters, astral ones included', () => {
+    expect(check({ text: '😀😀😀😀😀' })).toEqual({ value: '😀😀😀😀😀', errors: [] });
+    expect(check({ text: 'abcdef' }).errors).toEqual(['Text is too long (maximum is 5 characters).']);
+  });
+
+  it.each([
+    ['a number', 5, 'Text must be a string.'],
+    ['a NUL', 'a\u0000b', 'Text must be valid text without NUL characters.'],
+    ['a lone surrogate', 'a\ud800', 'Text must be valid text without NUL characters.'],
+  ])('refuses %s with one message', (_name, text, message) => {
+    expect(check({ text }).errors).toEqual([message]);
+  });
+});

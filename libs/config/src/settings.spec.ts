@@ -1,0 +1,197 @@
+import { Env, loadSettings, SettingsError } from './settings';
+
+const KEY = 'ab'.repeat(32);
+
+/** The error loadSettings throws for this environment (fails the test if it does not throw). */
+function errorFor(env: Env): SettingsError {
+  try {
+    loadSettings(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingsError);
+    return error as SettingsError;
+  }
+  throw new Error(`loadSettings accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadSettings', () => {
+  describe('defaults', () => {
+    const sut = loadSettings({});
+
+    it('serves on 5100 from a SQLite file under data/, migrating on start', () => {
+      expect(sut).toMatchObject({
+        production: false,
+        port: 5100,
+        database: { type: 'sqlite', path: 'data/pwpush.sqlite3' },
+        migrateOnStart: true,
+        dataDir: 'data',
+        logLevel: 'info',
+        previousMasterKeys: [],
+        allowAnonymous: true,
+        maxFileUploads: 10,
+        trustedProxies: [],
+        passphraseAttemptsPerMinute: 5,
+      });
+      expect(sut.masterKey).toBeUndefined();
+      expect(sut.overrideBaseUrl).toBeUndefined();
+    });
+
+    it('enables text pushes only, with the reference ranges and toggles', () => {
+      expect(Object.fromEntries(Object.entries(sut.kinds).map(([kind, rules]) => [kind, rules.enabled]))).toEqual({
+        text: true,
+        file: false,
+        url: false,
+        qr: false,
+      });
+      for (const rules of Object.values(sut.kinds)) {
+        expect(rules).toMatchObject({
+          expireAfterDays: { default: 7, min: 1, max: 90 },
+          expireAfterViews: { default: 5, min: 1, max: 100 },
+          retrievalStep: { enabled: true, default: true },
+          deletableByViewer: { enabled: true, default: true },
+        });
+      }
+    });
+
+    it('treats empty and blank values as unset', () => {
+      expect(loadSettings({ PORT: '', PWP__ALLOW_ANONYMOUS: '   ', DATABASE_URL: '' })).toMatchObject({
+        port: 5100,
+        allowAnonymous: true,
+        database: { type: 'sqlite', path: 'data/pwpush.sqlite3' },
+      });
+    });
+  });
+
+  describe('values it accepts', () => {
+    it.each([
+      ['true', true],
+      ['TRUE', true],
+      ['1', true],
+      ['yes', true],
+      [' on ', true],
+      ['false', false],
+      ['0', false],
+      ['No', false],
+      ['off', false],
+    ])('reads the boolean %j as %s', (value, expected) => {
+      expect(loadSettings({ PWP__ALLOW_ANONYMOUS: value }).allowAnonymous).toBe(expected);
+    });
+
+    it('reads each kind from its own prefix', () => {
+      const sut = loadSettings({
+        PWP__ENABLE_URL_PUSHES: 'true',
+        PWP__URL__EXPIRE_AFTER_DAYS_DEFAULT: '2',
+        PWP__QR__EXPIRE_AFTER_VIEWS_MAX: '10',
+        PWP__PW__ENABLE_RETRIEVAL_STEP: 'false',
+        PWP__PW__DELETABLE_PUSHES_DEFAULT: 'false',
+      });
+      expect(sut.kinds.url).toMatchObject({ enabled: true, expireAfterDays: { default: 2, min: 1, max: 90 } });
+      expect(sut.kinds.qr.expireAfterViews).toEqual({ default: 5, min: 1, max: 10 });
+      expect(sut.kinds.text.retrievalStep).toEqual({ enabled: false, default: true });
+      expect(sut.kinds.text.deletableByViewer).toEqual({ enabled: true, default: false });
+    });
+
+    it('keeps file pushes off even when PWP__ENABLE_FILE_PUSHES is true (attachments are not built)', () => {
+      expect(loadSettings({ PWP__ENABLE_FILE_PUSHES: 'true' }).kinds.file.enabled).toBe(false);
+    });
+
+    it('moves the default into a narrowed range when only MIN or MAX is set', () => {
+      const sut = loadSettings({ PWP__PW__EXPIRE_AFTER_DAYS_MIN: '10', PWP__PW__EXPIRE_AFTER_VIEWS_MAX: '3' });
+      expect(sut.kinds.text.expireAfterDays).toEqual({ default: 10, min: 10, max: 90 });
+      expect(sut.kinds.text.expireAfterViews).toEqual({ default: 3, min: 1, max: 3 });
+    });
+
+    it('reads master keys, trusted proxies and the base URL', () => {
+      const previous = 'CD'.repeat(32);
+      const sut = loadSettings({
+        NODE_ENV: 'production',
+        PWPUSH_MASTER_KEY: KEY,
+        PWPUSH_MASTER_KEY_PREVIOUS: ` ${previous} , ${'01'.repeat(32)} `,
+        TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1, fd00::/64',
+        PWP__OVERRIDE_BASE_URL: 'https://pwpush.example.com//',
+      });
+      expect(sut).toMatchObject({
+        production: true,
+        masterKey: KEY,
+        previousMasterKeys: [previous, '01'.repeat(32)],
+        trustedProxies: ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/64'],
+        overrideBaseUrl: 'https://pwpush.example.com',
+      });
+    });
+  });
+
+  describe('DATABASE_URL', () => {
+    it.each([
+      ['sqlite:data/pwpush.sqlite3', { type: 'sqlite', path: 'data/pwpush.sqlite3' }],
+      ['sqlite:/var/lib/pwpush/db.sqlite3', { type: 'sqlite', path: '/var/lib/pwpush/db.sqlite3' }],
+      ['sqlite:///var/lib/pwpush/db.sqlite3', { type: 'sqlite', path: '/var/lib/pwpush/db.sqlite3' }],
+      ['mysql://pwpush:secret@db:3306/pwpush', { type: 'mysql', url: 'mysql://pwpush:secret@db:3306/pwpush' }],
+      ['mysql://root@127.0.0.1/pwpush?ssl=true', { type: 'mysql', url: 'mysql://root@127.0.0.1/pwpush?ssl=true' }],
+      ['mariadb://pwpush:secret@db/pwpush', { type: 'mysql', url: 'mysql://pwpush:secret@db/pwpush' }],
+    ])('reads %s', (value, expected) => {
+      expect(loadSettings({ DATABASE_URL: value }).database).toEqual(expected);
+    });
+
+    it.each([
+      'postgres://admin:hunter2@db/pwpush',
+      'mysql://admin:hunter2@db',
+      'mysql://admin:hunter2@db/',
+      'mariadb:admin:hunter2@db/pwpush',
+      'hunter2',
+      'sqlite:',
+    ])('refuses %s, naming the variable but not quoting the value', (value) => {
+      const error = errorFor({ DATABASE_URL: value });
+      expect(error.message).toMatch(/^Invalid setting DATABASE_URL: /);
+      expect(error.message).not.toContain('hunter2');
+      expect(error.message).not.toContain('admin');
+    });
+  });
+
+  describe('every bad value stops start-up, naming its variable', () => {
+    it.each<[string, Env, string]>([
+      ['a bad boolean', { PWP__ALLOW_ANONYMOUS: 'maybe' }, 'PWP__ALLOW_ANONYMOUS'],
+      ['a bad per-kind boolean', { PWP__URL__ENABLE_RETRIEVAL_STEP: 'sometimes' }, 'PWP__URL__ENABLE_RETRIEVAL_STEP'],
+      ['a bad boolean toggle', { PWP__ENABLE_QR_PUSHES: '2' }, 'PWP__ENABLE_QR_PUSHES'],
+      ['a word for an integer', { PORT: 'eighty' }, 'PORT'],
+      ['a decimal for an integer', { PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT: '5.5' }, 'PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT'],
+      ['hex for an integer', { PWP__FILES__MAX_FILE_UPLOADS: '0x10' }, 'PWP__FILES__MAX_FILE_UPLOADS'],
+      ['an exponent for an integer', { PWP__PW__EXPIRE_AFTER_VIEWS_MAX: '1e2' }, 'PWP__PW__EXPIRE_AFTER_VIEWS_MAX'],
+      ['an integer beyond the safe range', { PORT: '99999999999999999999' }, 'PORT'],
+      ['a port out of range', { PORT: '65536' }, 'PORT'],
+      ['a negative port', { PORT: '-1' }, 'PORT'],
+      ['a MAX over the hard limit', { PWP__PW__EXPIRE_AFTER_VIEWS_MAX: '1000' }, 'PWP__PW__EXPIRE_AFTER_VIEWS_MAX'],
+      ['a MIN under the hard limit', { PWP__QR__EXPIRE_AFTER_DAYS_MIN: '0' }, 'PWP__QR__EXPIRE_AFTER_DAYS_MIN'],
+      ['MIN > MAX', { PWP__URL__EXPIRE_AFTER_DAYS_MIN: '10', PWP__URL__EXPIRE_AFTER_DAYS_MAX: '5' }, 'PWP__URL__EXPIRE_AFTER_DAYS_MAX'],
+      [
+        'DEFAULT above MAX',
+        { PWP__PW__EXPIRE_AFTER_VIEWS_MIN: '3', PWP__PW__EXPIRE_AFTER_VIEWS_MAX: '10', PWP__PW__EXPIRE_AFTER_VIEWS_DEFAULT: '20' },
+        'PWP__PW__EXPIRE_AFTER_VIEWS_DEFAULT',
+      ],
+      ['DEFAULT below MIN', { PWP__PW__EXPIRE_AFTER_DAYS_MIN: '5', PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT: '2' }, 'PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT'],
+      ['a bad DATABASE_URL', { DATABASE_URL: 'oracle://db/pwpush' }, 'DATABASE_URL'],
+      ['a short master key', { PWPUSH_MASTER_KEY: 'abc123' }, 'PWPUSH_MASTER_KEY'],
+      ['a master key that is not hex', { PWPUSH_MASTER_KEY: 'g'.repeat(64) }, 'PWPUSH_MASTER_KEY'],
+      ['a master key of 65 characters', { PWPUSH_MASTER_KEY: `${KEY}0` }, 'PWPUSH_MASTER_KEY'],
+      ['a bad previous master key', { PWPUSH_MASTER_KEY: KEY, PWPUSH_MASTER_KEY_PREVIOUS: `${KEY},nothex` }, 'PWPUSH_MASTER_KEY_PREVIOUS'],
+      ['a TRUST_PROXY that is not an address', { TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY'],
+      ['a TRUST_PROXY prefix too long', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+      ['a TRUST_PROXY with two prefixes', { TRUST_PROXY: '10.0.0.0/8/16' }, 'TRUST_PROXY'],
+      ['a TRUST_PROXY with a bad entry among good ones', { TRUST_PROXY: '127.0.0.1,::1/129' }, 'TRUST_PROXY'],
+      ['a base URL that is not http(s)', { PWP__OVERRIDE_BASE_URL: 'ftp://pwpush.example.com' }, 'PWP__OVERRIDE_BASE_URL'],
+      ['an unknown log level', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+    ])('%s', (_name, env, variable) => {
+      expect(errorFor(env).message).toMatch(new RegExp(`^Invalid setting ${variable}: .+\\.$`));
+    });
+
+    it('does not quote a bad master key in the message', () => {
+      const almost = 'f'.repeat(63);
+      expect(errorFor({ PWPUSH_MASTER_KEY: almost }).message).not.toContain(almost);
+      expect(errorFor({ PWPUSH_MASTER_KEY: KEY, PWPUSH_MASTER_KEY_PREVIOUS: almost }).message).not.toContain(almost);
+    });
+
+    it('says what range an out-of-range integer must be in', () => {
+      expect(errorFor({ PWP__PW__EXPIRE_AFTER_DAYS_MIN: '3', PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT: '1' }).message).toBe(
+        'Invalid setting PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT: must be an integer from 3 to 90.',
+      );
+    });
+  });
+});
