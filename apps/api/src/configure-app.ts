@@ -32,7 +32,7 @@ function nestedDeeperThan(body: unknown, limit: number): boolean {
     const [value, depth] = next;
     if (value === null || typeof value !== 'object') continue;
     if (depth >= limit) return true;
-    for (const child of Object.values(value as object)) pending.push([child, depth + 1]);
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
   }
   return false;
 }

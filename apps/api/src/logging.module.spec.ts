@@ -42,4 +42,16 @@ describe('redactUrl', () => {
       expect(redactUrl(url)).not.toContain(TOKEN);
     }
   });
+
+  it('masks tokens whatever the case of the path, which routing ignores', () => {
+    expect(redactUrl(`/API/V2/PUSHES/${TOKEN}`)).toBe('/API/V2/PUSHES/:url_token');
+    expect(redactUrl(`/Api/v2/Pushes/${TOKEN}/Preview`)).not.toContain(TOKEN);
+  });
+
+  it('keeps only the exact list names, not tokens that start like them', () => {
+    expect(redactUrl('/api/v2/pushes/active')).toBe('/api/v2/pushes/active');
+    expect(redactUrl('/api/v2/pushes/EXPIRED?page=2')).toBe('/api/v2/pushes/EXPIRED');
+    expect(redactUrl('/api/v2/pushes/active-Zx9_secret')).toBe('/api/v2/pushes/:url_token');
+    expect(redactUrl('/api/v2/pushes/expired.Zx9/audit')).toBe('/api/v2/pushes/:url_token/audit');
+  });
 });

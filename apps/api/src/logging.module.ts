@@ -12,7 +12,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  */
 export function redactUrl(url: string | undefined): string {
   const path = (url ?? '').split('?')[0];
-  return path.replace(/\/(pushes|p)\/(?!active\b|expired\b)[^/]+/g, '/$1/:url_token');
+  // Routes match case-insensitively, so the masking must too; only the exact list names are kept.
+  return path.replace(/\/(pushes|p)\/(?!(?:active|expired)(?:\/|$))[^/]+/gi, '/$1/:url_token');
 }
 
 function requestId(request: IncomingMessage, response: ServerResponse): string {
