@@ -8,6 +8,7 @@ export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted
 /** What an expiry destroys: the secret and the means to check its passphrase. */
 const DESTROYED = { payload: null, passphraseHash: null } as const;
 const oneMoreAuditEntry = () => 'audit_entry_count + 1';
+const URL_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Every query on pushes. State changes are single conditional UPDATEs whose affected-row count
@@ -25,8 +26,9 @@ export class PushesRepository {
     return this.pushes.save(row);
   }
 
-  findByToken(urlToken: string): Promise<PushEntity | null> {
-    return this.pushes.findOneBy({ urlToken });
+  /** Only well-formed tokens reach the database: URL-safe base64 characters, nothing else. */
+  async findByToken(urlToken: string): Promise<PushEntity | null> {
+    return URL_TOKEN.test(urlToken) ? this.pushes.findOneBy({ urlToken }) : null;
   }
 
   /**

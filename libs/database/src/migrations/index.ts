@@ -1,6 +1,12 @@
 import { CreatePushesAndAudit1763769600000 } from './1763769600000-create-pushes-and-audit';
 import { Accounts1763856000000 } from './1763856000000-accounts';
 import { PurgeIndex1763942400000 } from './1763942400000-purge-index';
+import { ExactTokenMatch1764028800000 } from './1764028800000-exact-token-match';
 
 /** Every migration, oldest first. Add new ones at the end. */
-export const MIGRATIONS = [CreatePushesAndAudit1763769600000, Accounts1763856000000, PurgeIndex1763942400000];
+export const MIGRATIONS = [
+  CreatePushesAndAudit1763769600000,
+  Accounts1763856000000,
+  PurgeIndex1763942400000,
+  ExactTokenMatch1764028800000,
+];
