@@ -1,6 +1,5 @@
 import { OWNED_PUSH_KEYS, RETRIEVED_PUSH_KEYS, keysOf } from './support/push-keys';
 import { startTestApp, type TestApp } from './support/test-app';
-import { E2E_MYSQL_URL } from './support/test-database';
 
 /**
  * Hostile and malformed input: every request here must get a JSON error with a string `error`
