@@ -24,7 +24,8 @@ export async function freePort(): Promise<number> {
 
 /** The environment a child process gets: only what the test says, plus PATH. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, NODE_ENV: 'test', ...env };
+  // Every request comes from 127.0.0.1: rate-limit tests set their own limits.
+  return { PATH: process.env.PATH, NODE_ENV: 'test', PWP__THROTTLING__MINUTE: '1000000', PWP__THROTTLING__SECOND: '1000000', ...env };
 }
 
 export interface ServerProcess {

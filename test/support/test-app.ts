@@ -51,6 +51,9 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     LOG_LEVEL: 'silent',
     // Tests run the sweep themselves, at the moment they choose.
     EXPIRY_SWEEP_ENABLED: 'false',
+    // Every test file's requests come from 127.0.0.1; rate-limit tests set their own limits.
+    PWP__THROTTLING__MINUTE: '1000000',
+    PWP__THROTTLING__SECOND: '1000000',
     PWP__ENABLE_URL_PUSHES: 'true',
     PWP__ENABLE_QR_PUSHES: 'true',
     ...env,

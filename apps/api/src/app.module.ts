@@ -5,7 +5,11 @@ import { CommonModule } from '@app/common';
 import { ConfigModule, Settings } from '@app/config';
 import { CryptoModule } from '@app/crypto';
 import { DatabaseModule } from '@app/database';
+import { HealthModule } from '@app/health';
+import { MetricsEndpointModule } from '@app/metrics';
 import { ExpirySweepModule, PushesModule } from '@app/pushes';
+import { RateLimitModule } from '@app/rate-limit';
+import { RedisModule } from '@app/redis';
 import { VersionModule } from '@app/version';
 import { LoggingModule } from './logging.module';
 
@@ -20,11 +24,16 @@ export class AppModule {
         CommonModule,
         CryptoModule,
         DatabaseModule.forRoot(),
+        RedisModule,
+        // Before authentication, so a client over its limit costs no token lookup.
+        RateLimitModule.forRoot(settings),
         ApiAuthModule,
         AuditModule,
         PushesModule,
         ExpirySweepModule,
         VersionModule,
+        HealthModule,
+        MetricsEndpointModule,
       ],
     };
   }

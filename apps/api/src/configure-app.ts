@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import type { Settings } from '@app/config';
+import { configureHttpPolicies } from './http-policies';
 
 /** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
 const BODY_LIMIT = '16mb';
@@ -17,6 +18,7 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.disable('x-powered-by');
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
+  configureHttpPolicies(app, settings);
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }));
   app.use(bodyErrorHandler);

@@ -6,6 +6,32 @@ import type { Settings } from '@app/config';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** Fields that hold secrets (or driver errors that quote them) wherever they sit in a log object. */
+const SECRET_FIELDS = ['payload', 'note', 'passphrase', 'password', 'token', 'api_token', 'url_token', 'access_token', 'parameters', 'driverError'];
+/**
+ * Belt and braces: the serializers below already keep only safe fields, but anything that
+ * later logs a request, a response or an error object whole still cannot leak these.
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-user-token"]',
+  'req.headers["x-passphrase"]',
+  'req.query.passphrase',
+  'req.query.access_token',
+  'req.body',
+  'res.headers["set-cookie"]',
+  'res.body',
+  'err.query',
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`]),
+];
+
+/** Errors by type and code only: messages can quote bodies (JSON parse errors) or SQL parameters. */
+export function serializeError(error: unknown): { type: string; code?: string } {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return { type: typeof name === 'string' ? name : typeof error, ...(typeof code === 'string' ? { code } : {}) };
+}
+
 /**
  * Keeps secrets out of request logs: the query string (which may hold a passphrase) is dropped
  * and push tokens in paths are masked. Headers are not logged at all.
@@ -36,7 +62,9 @@ export class LoggingModule {
             serializers: {
               req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+              err: serializeError,
             },
+            redact: { paths: REDACT_PATHS, censor: '[redacted]' },
             customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
           },
         }),

@@ -2,7 +2,7 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
-import { UnauthenticatedError } from '@app/common';
+import { isUnavailableError, ServiceUnavailableError, UnauthenticatedError } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { Access, ACCESS_KEY } from './access.decorators';
 import { AuthenticatedUser } from './authenticated-user';
@@ -42,6 +42,8 @@ export class ApiAuthGuard extends AuthGuard(['bearer', 'header-pair']) {
   }
 
   override handleRequest<T = AuthenticatedUser>(error: unknown, user: T | false): T {
+    // A token that could not be checked is not an invalid token: clients must not drop it on a 401.
+    if (isUnavailableError(error)) throw new ServiceUnavailableError();
     if (error || !user) throw new UnauthenticatedError('Invalid or revoked API token.');
     return user;
   }

@@ -46,3 +46,50 @@ export class TooManyRequestsError extends Error {
     super(message);
   }
 }
+
+/** 503: a dependency (the database, ...) cannot be reached; `details` are added to the body. */
+export class ServiceUnavailableError extends Error {
+  constructor(
+    message = 'service-unavailable',
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Error codes that mean "the database (or another dependency) cannot be reached or did not answer
+ * in time", as opposed to a bug or bad data: socket errors, mysql2's timeouts and lost
+ * connections, MySQL refusing connections, SQLite unable to open or lock its file.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+]);
+
+/** Whether an error (or the driver error a TypeORM error wraps) says a dependency is unavailable. */
+export function isUnavailableError(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
+    const { code, driverError } = current as { code?: unknown; driverError?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
+    current = driverError;
+  }
+  return false;
+}

@@ -5,6 +5,8 @@ import {
   ForbiddenError,
   NotFoundError,
   PassphraseRequiredError,
+  isUnavailableError,
+  ServiceUnavailableError,
   TooManyRequestsError,
   UnauthenticatedError,
   ValidationFailedError,
@@ -14,6 +16,9 @@ export interface ErrorBody {
   error: string;
   [key: string]: unknown;
 }
+
+/** Seconds a client should wait before retrying after a 503: about one readiness period. */
+const RETRY_UNAVAILABLE_AFTER = '5';
 
 const PASSPHRASE_MESSAGE = 'This push requires a passphrase. Provide it with the passphrase query parameter or the X-Passphrase header.';
 
@@ -46,12 +51,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof TooManyRequestsError) {
       return [HttpStatus.TOO_MANY_REQUESTS, { error: exception.message }, { 'Retry-After': String(exception.retryAfterSeconds) }];
     }
+    if (exception instanceof ServiceUnavailableError) {
+      return [HttpStatus.SERVICE_UNAVAILABLE, { error: exception.message, ...exception.details }, { 'Retry-After': RETRY_UNAVAILABLE_AFTER }];
+    }
     if (exception instanceof NotFoundException) return [HttpStatus.NOT_FOUND, { error: 'not-found' }, {}];
     if (exception instanceof HttpException) return this.fromHttpException(exception);
     // Driver errors can quote SQL parameters, i.e. ciphertexts and tokens: log the kind, never the text.
     const name = exception instanceof Error ? exception.name : typeof exception;
-    const code = (exception as { code?: unknown } | null)?.code;
-    this.logger.error(`Unhandled ${name}${typeof code === 'string' ? ` (${code})` : ''}`);
+    const code = errorCode(exception);
+    if (isUnavailableError(exception)) {
+      this.logger.warn(`Database unavailable: ${name}${code ? ` (${code})` : ''}`);
+      return [HttpStatus.SERVICE_UNAVAILABLE, { error: 'service-unavailable' }, { 'Retry-After': RETRY_UNAVAILABLE_AFTER }];
+    }
+    this.logger.error(`Unhandled ${name}${code ? ` (${code})` : ''}`);
     return [HttpStatus.INTERNAL_SERVER_ERROR, { error: 'internal-error' }, {}];
   }
 
@@ -66,4 +78,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
           : exception.message;
     return [status, { error: message }, {}];
   }
+}
+
+/** The driver's error code, from the error or the driver error a TypeORM error wraps. */
+function errorCode(exception: unknown): string | undefined {
+  const { code, driverError } = (exception ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  const found = typeof code === 'string' ? code : driverError?.code;
+  return typeof found === 'string' ? found : undefined;
 }

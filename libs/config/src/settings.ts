@@ -47,6 +47,16 @@ export interface Settings {
   expirySweep: { enabled: boolean; intervalSeconds: number; batchSize: number };
   /** Expired pushes older than this many milliseconds are deleted; undefined keeps them. */
   purgeAfterMs?: number;
+  /** Bounds on waiting for the database, so an outage gives quick 503s instead of hung requests. */
+  databaseTimeouts: { connectMs: number; queryMs: number };
+  /** Requests per client IP and window; 0 turns that window's limit off. */
+  throttling: { perMinute: number; perSecond: number };
+  /** Shared counters (rate limits, passphrase attempts) for replicas; without it they are per process. */
+  redis?: { url: string; keyPrefix: string };
+  /** Bearer token required on /metrics when set. */
+  metricsToken?: string;
+  /** Browser origins allowed by CORS; empty means no CORS headers at all. */
+  corsOrigins: string[];
 }
 
 export type Env = Record<string, string | undefined>;
@@ -102,6 +112,17 @@ export function loadSettings(env: Env): Settings {
       batchSize: read.int('EXPIRY_SWEEP_BATCH_SIZE', 2000, 1, 50_000),
     },
     purgeAfterMs: read.duration('PWP__PURGE_AFTER'),
+    databaseTimeouts: {
+      connectMs: read.int('DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+      queryMs: read.int('DB_QUERY_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    },
+    throttling: {
+      perMinute: read.int('PWP__THROTTLING__MINUTE', 120, 0, 1_000_000_000),
+      perSecond: read.int('PWP__THROTTLING__SECOND', 60, 0, 1_000_000_000),
+    },
+    redis: readRedis(read),
+    metricsToken: read.optional('METRICS_TOKEN', (v) => !/\s/.test(v), 'must not contain whitespace'),
+    corsOrigins: read.list('CORS_ORIGINS', isOrigin, 'must be comma-separated origins such as https://app.example.com, or *').map((o) => o.replace(/\/$/, '')),
   };
   return settings;
 }
@@ -118,6 +139,26 @@ function readKind(read: EnvReader, prefix: string, enabled: boolean): KindSettin
       default: read.bool(`${p}DELETABLE_PUSHES_DEFAULT`, true),
     },
   };
+}
+
+function readRedis(read: EnvReader): Settings['redis'] {
+  const url = read.optional('REDIS_URL', isRedisUrl, 'must be redis://[:password@]host[:port][/db] or rediss://...');
+  const keyPrefix = read.optional('REDIS_KEY_PREFIX', (v) => /^[\w:.{}-]{1,64}$/.test(v), 'must be 1-64 letters, digits or _ : . - { }') ?? 'pwpush:';
+  return url === undefined ? undefined : { url, keyPrefix };
+}
+
+function isRedisUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+}
+
+/** An origin as browsers send it: scheme://host[:port], nothing after; or * for any. */
+function isOrigin(value: string): boolean {
+  if (value === '*') return true;
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
 }
 
 function isHttpUrl(value: string): boolean {

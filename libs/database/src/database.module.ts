@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { SETTINGS, Settings } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { NamedLocks } from './named-lock';
+import { enforceQueryTimeout } from './query-timeout';
 import { runMigrations, warnAboutPendingMigrations } from './run-migrations';
 
 @Module({})
@@ -30,6 +31,7 @@ export class DatabaseModule {
             } else {
               await warnAboutPendingMigrations(dataSource);
             }
+            enforceQueryTimeout(dataSource, settings.databaseTimeouts.queryMs);
             return true;
           },
         },

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { NamedLocks } from '@app/database';
+import { Metrics } from '@app/metrics';
 import { PushesRepository } from './pushes.repository';
 
 export interface SweepResult {
@@ -29,6 +30,7 @@ export class ExpirySweepService {
     private readonly locks: NamedLocks,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
+    private readonly metrics: Metrics,
   ) {}
 
   async sweep(): Promise<SweepResult> {
@@ -40,9 +42,11 @@ export class ExpirySweepService {
     const durationMs = Math.round(performance.now() - started);
     if (!outcome.acquired) {
       this.logger.debug('Expiry sweep skipped: another replica holds the sweep lock.');
+      this.metrics.sweepSkipped();
       return { ran: false, expired: 0, purged: 0, durationMs };
     }
     const { expired, purged } = outcome.result;
+    this.metrics.sweepRun(durationMs, expired);
     const message = `Expiry sweep: expired ${expired} push(es), purged ${purged}, in ${durationMs} ms.`;
     if (expired + purged > 0) this.logger.log(message);
     else this.logger.debug(message);

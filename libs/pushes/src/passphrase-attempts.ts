@@ -1,30 +1,68 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
+import { RedisConnection } from '@app/redis';
 
 const WINDOW_MS = 60_000;
 const PRUNE_ABOVE = 10_000;
 
+/** Counts a failure; the first failure of a window starts the window's expiry. Atomic in Redis. */
+const RECORD_FAILURE = `
+local failures = redis.call('INCR', KEYS[1])
+if failures == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return failures`;
+
+/** Failures so far and milliseconds until the window closes. */
+const READ_WINDOW = `return { tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('PTTL', KEYS[1]) }`;
+
 /**
- * Failed passphrase attempts per push in a one-minute window. Kept in process memory for now
- * (per replica); the interface is what a shared store will implement.
+ * Failed passphrase attempts per push in a one-minute window. With Redis configured the window
+ * lives there, so every replica sees the same count; otherwise, and whenever Redis does not
+ * answer, in process memory (a Redis outage weakens the lockout to per-process, never breaks
+ * retrievals).
  */
 @Injectable()
 export class PassphraseAttempts {
   private readonly windows = new Map<string, { failures: number; resetsAt: number }>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly redis: RedisConnection,
+  ) {}
 
   /** Seconds until attempts are allowed again, or 0 when they are allowed now. */
   async blockedFor(key: string, limit: number): Promise<number> {
+    const shared = await this.readShared(key);
+    if (shared) return shared.failures >= limit && shared.ttlMs > 0 ? Math.ceil(shared.ttlMs / 1000) : 0;
     const window = this.current(key);
     return window && window.failures >= limit ? Math.ceil((window.resetsAt - this.clock.now()) / 1000) : 0;
   }
 
   async recordFailure(key: string): Promise<void> {
+    if (await this.recordShared(key)) return;
     const window = this.current(key) ?? { failures: 0, resetsAt: this.clock.now() + WINDOW_MS };
     window.failures += 1;
     this.windows.set(key, window);
     if (this.windows.size > PRUNE_ABOVE) this.prune();
+  }
+
+  private async readShared(key: string): Promise<{ failures: number; ttlMs: number } | undefined> {
+    if (!this.redis.ready) return undefined;
+    try {
+      const [failures, ttlMs] = (await this.redis.client!.eval(READ_WINDOW, 1, `attempts:${key}`)) as [number, number];
+      return { failures, ttlMs };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async recordShared(key: string): Promise<boolean> {
+    if (!this.redis.ready) return false;
+    try {
+      await this.redis.client!.eval(RECORD_FAILURE, 1, `attempts:${key}`, WINDOW_MS);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private prune(): void {

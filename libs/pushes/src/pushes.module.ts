@@ -1,7 +1,10 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
+import { MetricsModule } from '@app/metrics';
+import { RedisModule } from '@app/redis';
 import { ExpirySweepService } from './expiry-sweep.service';
+import { noStore } from './no-store.decorator';
 import { PassphraseAttempts } from './passphrase-attempts';
 import { PushEntity } from './push.entity';
 import { PushesController } from './pushes.controller';
@@ -9,9 +12,13 @@ import { PushesRepository } from './pushes.repository';
 import { PushesService } from './pushes.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule],
+  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule, MetricsModule, RedisModule],
   controllers: [PushesController],
   providers: [PushesRepository, PushesService, PassphraseAttempts, ExpirySweepService],
   exports: [PushesService, ExpirySweepService],
 })
-export class PushesModule {}
+export class PushesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(noStore).forRoutes(PushesController);
+  }
+}

@@ -81,14 +81,15 @@ export class PushesRepository {
       .getMany();
   }
 
-  /** Expires the owner's pushes whose day window has elapsed, so lists agree with retrievals. */
-  async expireElapsedOwnedBy(userId: number, now: number): Promise<void> {
-    await this.pushes
+  /** Expires the owner's pushes whose day window has elapsed, so lists agree with retrievals; returns how many. */
+  async expireElapsedOwnedBy(userId: number, now: number): Promise<number> {
+    const result = await this.pushes
       .createQueryBuilder()
       .update()
       .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
       .where('user_id = :userId AND expired = 0 AND expires_at <= :now', { userId, now })
       .execute();
+    return result.affected ?? 0;
   }
 
   /**

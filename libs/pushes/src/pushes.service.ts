@@ -18,6 +18,7 @@ import {
 } from '@app/common';
 import { InjectSettings, PushKind, Range, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
+import { Metrics, RetrievalOutcome } from '@app/metrics';
 import { PushInput } from './dto/create-push.dto';
 import { expiresAtFor, hasElapsed } from './expiry';
 import {
@@ -56,6 +57,7 @@ export class PushesService {
     private readonly attempts: PassphraseAttempts,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
+    private readonly metrics: Metrics,
   ) {}
 
   async create(input: PushInput, client: ClientInfo, owner?: AuthenticatedUser): Promise<OwnedPushResponse> {
@@ -78,6 +80,7 @@ export class PushesService {
       updatedAt: now,
     });
     await this.audit.record(push.id, 'creation', client);
+    this.metrics.pushCreated(push.kind);
     return mapOwnedPush(push, input.note ?? null, now, this.baseUrl(client));
   }
 
@@ -87,12 +90,23 @@ export class PushesService {
    * owner's retrievals are audited but never counted.
    */
   async retrieve(urlToken: string, passphrase: string | undefined, client: ClientInfo, caller?: AuthenticatedUser): Promise<RetrievedPushResponse> {
+    try {
+      return await this.claimRetrieval(urlToken, passphrase, client, caller);
+    } catch (error) {
+      const outcome = failedRetrievalOutcome(error);
+      if (outcome) this.metrics.retrieval(outcome);
+      throw error;
+    }
+  }
+
+  private async claimRetrieval(urlToken: string, passphrase: string | undefined, client: ClientInfo, caller?: AuthenticatedUser): Promise<RetrievedPushResponse> {
     let passphraseChecked = false;
     for (;;) {
       const push = await this.findActiveOrExpired(urlToken);
       const now = this.clock.now();
       if (push.expired) {
         await this.auditFailure(push, 'failed_view', client);
+        this.metrics.retrieval('expired');
         return mapRetrievedPush(push, null, now, this.baseUrl(client));
       }
       if (!passphraseChecked) {
@@ -102,12 +116,15 @@ export class PushesService {
       if (isOwner(push, caller)) {
         await this.repository.countAuditEntry(push.id);
         await this.audit.record(push.id, 'owner_view', client);
+        this.metrics.retrieval('owner_view');
         return mapRetrievedPush(push, this.decryptPayload(push), now, this.baseUrl(client));
       }
       if (await this.repository.claimView(push, now)) {
         const payload = this.decryptPayload(push);
         await this.audit.record(push.id, 'view', client);
         const viewed = { ...push, viewCount: push.viewCount + 1, updatedAt: now };
+        this.metrics.retrieval('viewed');
+        if (viewed.viewCount >= push.expireAfterViews) this.metrics.expired('views');
         return mapRetrievedPush(viewed, payload, now, this.baseUrl(client));
       }
     }
@@ -130,6 +147,7 @@ export class PushesService {
       if (!owner) await this.checkPassphrase(push, passphrase, client);
       if (await this.repository.expire(push.id, this.clock.now(), true)) {
         await this.audit.record(push.id, 'expire', client);
+        this.metrics.expired('deleted');
       }
     }
     return mapPush(await this.findActiveOrExpired(urlToken), this.clock.now(), this.baseUrl(client));
@@ -145,7 +163,7 @@ export class PushesService {
   /** The caller's own pushes, newest first; elapsed ones are expired first so both lists agree with retrieval. */
   async list(caller: AuthenticatedUser, expired: boolean, page: number, client: ClientInfo): Promise<Page<OwnedPushResponse>> {
     const now = this.clock.now();
-    await this.repository.expireElapsedOwnedBy(caller.id, now);
+    this.metrics.expired('days', await this.repository.expireElapsedOwnedBy(caller.id, now));
     const rows = await this.repository.findOwned(caller.id, expired, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
     const baseUrl = this.baseUrl(client);
     const { items, hasNext } = toPage(rows, page);
@@ -153,8 +171,10 @@ export class PushesService {
   }
 
   /** Expires every active push of a user (their account is going away); returns how many. */
-  expireAllOwnedBy(userId: number): Promise<number> {
-    return this.repository.expireAllOwnedBy(userId, this.clock.now());
+  async expireAllOwnedBy(userId: number): Promise<number> {
+    const expired = await this.repository.expireAllOwnedBy(userId, this.clock.now());
+    this.metrics.expired('user_deleted', expired);
+    return expired;
   }
 
   /** The push by token, expired first if its day window has elapsed (lazy expiry). */
@@ -163,7 +183,7 @@ export class PushesService {
     if (!push) throw new NotFoundError();
     const now = this.clock.now();
     if (push.expired || !hasElapsed(push, now)) return push;
-    await this.repository.expire(push.id, now, false);
+    if (await this.repository.expire(push.id, now, false)) this.metrics.expired('days');
     return (await this.repository.findByToken(urlToken)) ?? push;
   }
 
@@ -174,6 +194,7 @@ export class PushesService {
     if (retryAfter > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, retryAfter);
     if (given !== undefined && (await this.hasher.verify(push.passphraseHash, given))) return;
     await this.attempts.recordFailure(key);
+    this.metrics.passphraseFailed();
     await this.auditFailure(push, 'failed_passphrase', client);
     throw new PassphraseRequiredError();
   }
@@ -230,6 +251,13 @@ export class PushesService {
   private baseUrl(client: ClientInfo): string {
     return this.settings.overrideBaseUrl ?? client.baseUrl;
   }
+}
+
+function failedRetrievalOutcome(error: unknown): RetrievalOutcome | undefined {
+  if (error instanceof NotFoundError) return 'not_found';
+  if (error instanceof PassphraseRequiredError) return 'passphrase_failed';
+  if (error instanceof TooManyRequestsError) return 'rate_limited';
+  return undefined;
 }
 
 function isOwner(push: PushEntity, caller: AuthenticatedUser | undefined): boolean {

@@ -1,8 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '@app/auth';
 import { VersionResponse, VersionService } from './version.service';
 
 @Public()
+@SkipThrottle()
 @Controller('api/v2/version')
 export class VersionController {
   constructor(private readonly version: VersionService) {}

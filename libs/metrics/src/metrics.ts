@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export type RetrievalOutcome = 'viewed' | 'owner_view' | 'expired' | 'passphrase_failed' | 'rate_limited' | 'not_found';
+export type ExpiryReason = 'views' | 'days' | 'deleted' | 'sweep' | 'user_deleted';
+
+const PUSH_KINDS = ['text', 'file', 'url', 'qr'];
+const RETRIEVAL_OUTCOMES: RetrievalOutcome[] = ['viewed', 'owner_view', 'expired', 'passphrase_failed', 'rate_limited', 'not_found'];
+const EXPIRY_REASONS: ExpiryReason[] = ['views', 'days', 'deleted', 'sweep', 'user_deleted'];
+
+/**
+ * The process's metrics, in a registry of its own (several apps can live in one test process).
+ * Business counters are pre-set to zero for every label value, so rates work from the first
+ * scrape and the series set is fixed.
+ */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+  private processMetrics = false;
+
+  private readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration, by route template, method and status class.',
+    labelNames: ['route', 'method', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  private readonly pushesCreated = new Counter({
+    name: 'pwpush_pushes_created_total',
+    help: 'Pushes created, by kind.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly retrievals = new Counter({
+    name: 'pwpush_retrievals_total',
+    help: 'Retrieval requests, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly passphraseFailures = new Counter({
+    name: 'pwpush_passphrase_failures_total',
+    help: 'Missing or wrong passphrases given for protected pushes (retrievals and deletions).',
+    registers: [this.registry],
+  });
+
+  private readonly expiries = new Counter({
+    name: 'pwpush_expiries_total',
+    help: 'Pushes expired, by reason.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly sweepRuns = new Counter({
+    name: 'pwpush_sweep_runs_total',
+    help: 'Expiry sweep rounds: completed here, or skipped because another replica held the sweep lock.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly sweepDuration = new Histogram({
+    name: 'pwpush_sweep_duration_seconds',
+    help: 'Duration of completed expiry sweep rounds.',
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    for (const kind of PUSH_KINDS) this.pushesCreated.inc({ kind }, 0);
+    for (const outcome of RETRIEVAL_OUTCOMES) this.retrievals.inc({ outcome }, 0);
+    for (const reason of EXPIRY_REASONS) this.expiries.inc({ reason }, 0);
+    for (const result of ['completed', 'skipped']) this.sweepRuns.inc({ result }, 0);
+    this.passphraseFailures.inc(0);
+  }
+
+  /** Adds the standard process_* and nodejs_* metrics (the server does; the CLI does not). */
+  collectProcessMetrics(): void {
+    if (this.processMetrics) return;
+    this.processMetrics = true;
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  observeRequest(route: string, method: string, statusClass: string, seconds: number): void {
+    this.requestDuration.observe({ route, method, status_class: statusClass }, seconds);
+  }
+
+  pushCreated(kind: string): void {
+    this.pushesCreated.inc({ kind: PUSH_KINDS.includes(kind) ? kind : 'other' });
+  }
+
+  retrieval(outcome: RetrievalOutcome): void {
+    this.retrievals.inc({ outcome });
+  }
+
+  passphraseFailed(): void {
+    this.passphraseFailures.inc();
+  }
+
+  expired(reason: ExpiryReason, count = 1): void {
+    if (count > 0) this.expiries.inc({ reason }, count);
+  }
+
+  /** A completed sweep round: its duration and how many pushes it expired. */
+  sweepRun(durationMs: number, expired: number): void {
+    this.sweepRuns.inc({ result: 'completed' });
+    this.sweepDuration.observe(durationMs / 1000);
+    this.expired('sweep', expired);
+  }
+
+  /** A round that did nothing because another replica held the sweep lock. */
+  sweepSkipped(): void {
+    this.sweepRuns.inc({ result: 'skipped' });
+  }
+
+  exposition(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

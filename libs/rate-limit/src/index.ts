@@ -1,0 +1,6 @@
+/**
+ * Per-client request limits (PWP__THROTTLING__MINUTE / __SECOND) as a global guard: one budget
+ * per client IP across all routes, counted in Redis when configured so replicas share it.
+ * Operational endpoints opt out with @SkipThrottle().
+ */
+export * from './rate-limit.module';
