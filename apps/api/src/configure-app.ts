@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import multer from 'multer';
 import { Logger } from 'nestjs-pino';
 import type { Settings } from '@app/config';
 import { configureHttpPolicies } from './http-policies';
@@ -21,8 +22,23 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   configureHttpPolicies(app, settings);
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }));
+  app.use(multipartFields);
   app.use(bodyErrorHandler);
   app.use(rejectDeepBodies);
+}
+
+const parseMultipart = multer({ limits: { fields: FORM_PARAMETER_LIMIT, fieldSize: 16 * 1024 * 1024, files: 0 } }).none();
+
+/**
+ * multipart/form-data bodies (the reference's web form posts `push[payload]` and friends): fields
+ * only, since file attachments are not available. Failures are tagged for bodyErrorHandler.
+ */
+function multipartFields(req: Request, res: Response, next: NextFunction): void {
+  parseMultipart(req, res, (error?: unknown) => {
+    if (error === undefined) return next();
+    const code = (error as { code?: unknown }).code;
+    next({ status: 400, type: `multipart.${typeof code === 'string' ? code : 'malformed'}` });
+  });
 }
 
 /** Far deeper than any valid request; deeper bodies would exhaust the stack of the validation layers. */
@@ -47,6 +63,8 @@ function rejectDeepBodies(req: Request, res: Response, next: NextFunction): void
   next();
 }
 
+const FILES_DISABLED = 'File pushes are disabled.';
+
 /** What each body-parser failure tells the client; the parser's own messages can quote the body. */
 const BODY_ERRORS = new Map<string | undefined, [status: number, message: string]>([
   ['entity.too.large', [413, `Request body is too large (limit ${BODY_LIMIT}).`]],
@@ -54,6 +72,11 @@ const BODY_ERRORS = new Map<string | undefined, [status: number, message: string
   ['querystring.parse.rangeError', [400, 'Malformed request body: form parameters nested too deeply.']],
   ['charset.unsupported', [400, 'Malformed request body: unsupported charset (send UTF-8).']],
   ['encoding.unsupported', [400, 'Malformed request body: unsupported Content-Encoding (send identity, gzip, deflate or br).']],
+  ['multipart.LIMIT_FILE_COUNT', [422, FILES_DISABLED]],
+  ['multipart.LIMIT_UNEXPECTED_FILE', [422, FILES_DISABLED]],
+  ['multipart.LIMIT_FIELD_COUNT', [413, `Request body has too many form fields (limit ${FORM_PARAMETER_LIMIT}).`]],
+  ['multipart.LIMIT_FIELD_VALUE', [413, `Request body is too large (limit ${BODY_LIMIT}).`]],
+  ['multipart.malformed', [400, 'Malformed request body: invalid multipart form data.']],
 ]);
 const MALFORMED: [number, string] = [400, 'Malformed request body: expected valid JSON.'];
 
@@ -62,5 +85,7 @@ function bodyErrorHandler(error: { status?: number; type?: string }, _req: Reque
   const clientError = error.status !== undefined && error.status >= 400 && error.status < 500;
   const answer = BODY_ERRORS.get(error.type) ?? (clientError ? MALFORMED : undefined);
   if (res.headersSent || answer === undefined) return next(error);
-  res.status(answer[0]).json({ error: answer[1] });
+  const [status, message] = answer;
+  // A 422 names the field, as validation errors do.
+  res.status(status).json(status === 422 ? { error: message, errors: { files: [message] } } : { error: message });
 }
