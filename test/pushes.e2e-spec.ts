@@ -108,6 +108,27 @@ describe('push lifecycle', () => {
       expect((await api.get(`/api/v2/pushes/${body.url_token}`)).status).toBe(200);
     });
 
+    it('accepts multipart/form-data fields and refuses file parts while attachments are off', async () => {
+      const form = new FormData();
+      form.append('push[payload]', 'from a form');
+      form.append('push[expire_after_views]', '2');
+      const created = await fetch(`${app.baseUrl}/api/v2/pushes`, { method: 'POST', body: form });
+      expect(created.status).toBe(201);
+      const body = (await created.json()) as { url_token: string; expire_after_views: number };
+      expect(body.expire_after_views).toBe(2);
+      expect((await api.get(`/api/v2/pushes/${body.url_token}`)).body.payload).toBe('from a form');
+
+      const withFile = new FormData();
+      withFile.append('push[payload]', 'x');
+      withFile.append('push[files][]', new Blob(['file body']), 'a.txt');
+      const refused = await fetch(`${app.baseUrl}/api/v2/pushes`, { method: 'POST', body: withFile });
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toEqual({ error: 'File pushes are disabled.', errors: { files: ['File pushes are disabled.'] } });
+
+      const malformed = await api.raw('POST', '/api/v2/pushes', { body: '--x\r\nnot a part', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+      expect(malformed).toMatchObject({ status: 400, body: { error: 'Malformed request body: invalid multipart form data.' } });
+    });
+
     it('writes a creation audit entry', async () => {
       const { url_token } = await api.createPush({ payload: 'audited' }, { 'user-agent': 'jest-agent', referer: 'https://ref.example/' });
       const rows: { kind: string; user_agent: string; referrer: string; ip: string }[] = await app.dataSource.query(
