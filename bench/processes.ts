@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Progress goes to stderr so that stdout carries only the results table. */
@@ -30,9 +30,24 @@ export interface ServerProcess {
   name: string;
   url: string;
   pid: number;
-  /** stderr (and stdout when it is kept), for failure reports. */
+  /** The tail of its stderr and of its log file, for failure reports. */
   output(): string;
+  /** How it ended, if it has: "code 1", "signal SIGKILL". */
+  exitStatus(): string | undefined;
   stop(): Promise<void>;
+}
+
+function tailOf(path: string, bytes: number): string {
+  try {
+    const size = statSync(path).size;
+    const fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(Math.min(size, bytes));
+    readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    closeSync(fd);
+    return buffer.toString('utf8');
+  } catch {
+    return '';
+  }
 }
 
 const live = new Set<ChildProcess>();
@@ -44,20 +59,37 @@ export function killAll(): void {
 
 /**
  * Starts a Node server and waits for GET <readyPath> to answer 200. Its stdout (the request log at
- * LOG_LEVEL=info) goes to /dev/null: the server still formats and writes every line, as in
- * production, but reading it back would cost the load generator CPU on this 2-core machine.
+ * LOG_LEVEL=info) goes straight to `logFile`: the server formats and writes every line, as in
+ * production, while the load generator spends no CPU reading them.
  */
-export async function startServer(name: string, script: string, nodeArgs: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startServer(
+  name: string,
+  script: string,
+  nodeArgs: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  readyPath: string,
+  logFile: string,
+): Promise<ServerProcess> {
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', log, 'pipe'] });
+  closeSync(log);
   live.add(child);
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stderr = '';
+  let status: string | undefined;
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+  const output = () => `${stderr}${stderr ? '\n' : ''}log tail:\n${tailOf(logFile, 4000)}`;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      status = signal ? `signal ${signal}` : `code ${code}`;
+      resolve();
+    }),
+  );
   void exited.then(() => live.delete(child));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} during start-up:\n${output}`);
+    if (status !== undefined) throw new Error(`${name} exited (${status}) during start-up:\n${output()}`);
     try {
       if ((await fetch(url + readyPath)).ok) break;
     } catch {
@@ -65,7 +97,7 @@ export async function startServer(name: string, script: string, nodeArgs: string
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} did not answer within 60 s:\n${output}`);
+      throw new Error(`${name} did not answer within 60 s:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -73,9 +105,10 @@ export async function startServer(name: string, script: string, nodeArgs: string
     name,
     url,
     pid: child.pid!,
-    output: () => output,
+    output,
+    exitStatus: () => status,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (status !== undefined) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;

@@ -88,4 +88,6 @@ function main(): void {
   print('inclusive time by function', inclusive, (key) => (match ? key.includes(match) : !key.startsWith('(')));
 }
 
+// Piping into head closes stdout early; that is not an error worth a stack trace.
+process.stdout.on('error', () => process.exit(0));
 main();

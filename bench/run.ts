@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { type BenchDatabases, createDatabases } from './databases';
 import { type BenchOptions, type Engine, parseOptions, type Target, USAGE } from './options';
@@ -17,8 +17,19 @@ import { measure, PushPool } from './scenarios';
 // Compiled to bench/.build/, two levels below the repository root.
 const ROOT = resolve(__dirname, '..', '..');
 const distOf = (options: BenchOptions) => resolve(options.dist ?? join(ROOT, 'dist'));
-const serverMain = (options: BenchOptions) => join(distOf(options), 'apps', 'api', 'src', 'main.js');
-const cliMain = (options: BenchOptions) => join(distOf(options), 'apps', 'cli', 'src', 'main.js');
+const serverMain = (dist: string) => join(dist, 'apps', 'api', 'src', 'main.js');
+const cliMain = (dist: string) => join(dist, 'apps', 'cli', 'src', 'main.js');
+
+/**
+ * Copies the build under test to a directory of its own, so that a rebuild of dist/ by someone
+ * else during the run (nest build empties it first) cannot pull files from under the server.
+ */
+function snapshotBuild(dist: string): { dist: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'pwpush-bench-build-'));
+  cpSync(dist, join(dir, 'dist'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return { dist: join(dir, 'dist'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 const FLOOR_MAIN = join(__dirname, 'floor', 'server.js');
 /** A fixed key so runs are comparable; it protects nothing but bench data. */
 const MASTER_KEY = '62656e63682d6b65792d6e6f742d612d7365637265742d2d2d2d2d2d2d2d2d21';
@@ -42,15 +53,20 @@ function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: s
   };
 }
 
-async function startTarget(target: Target, dbs: BenchDatabases, options: BenchOptions, profileDir: string | undefined): Promise<ServerProcess> {
+async function startTarget(target: Target, dbs: BenchDatabases, options: BenchOptions, dist: string, profileDir: string | undefined): Promise<ServerProcess> {
   const port = await freePort();
   const env = serverEnv(target, dbs.urls[target], port, join(dbs.dir, 'data'), options);
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${target}-${Date.now()}.cpuprofile`] : [];
-  const script = target === 'service' ? serverMain(options) : FLOOR_MAIN;
-  return startServer(target, script, nodeArgs, env, port, '/api/v2/version');
+  const script = target === 'service' ? serverMain(dist) : FLOOR_MAIN;
+  return startServer(target, script, nodeArgs, env, port, '/api/v2/version', join(dbs.dir, `${target}.log`));
 }
 
-async function runEngine(engine: Engine, options: BenchOptions, profileDir: string | undefined): Promise<{ rows: ResultRow[]; servers: ServerSummary[] }> {
+async function runEngine(
+  engine: Engine,
+  options: BenchOptions,
+  dist: string,
+  profileDir: string | undefined,
+): Promise<{ rows: ResultRow[]; servers: ServerSummary[] }> {
   const dbs = await createDatabases(engine, options.mysqlUrl);
   const drop = () => dbs.drop();
   cleanups.push(drop);
@@ -59,8 +75,8 @@ async function runEngine(engine: Engine, options: BenchOptions, profileDir: stri
     for (const target of options.targets) {
       // Both schemas come from the service's migrations: the floor writes the very same tables.
       progress(`${engine}: migrating the ${target} database`);
-      await runCommand(process.execPath, [cliMain(options), 'migrations:run'], { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], PWPUSH_MASTER_KEY: MASTER_KEY });
-      const server = await startTarget(target, dbs, options, profileDir);
+      await runCommand(process.execPath, [cliMain(dist), 'migrations:run'], { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], PWPUSH_MASTER_KEY: MASTER_KEY });
+      const server = await startTarget(target, dbs, options, dist, profileDir);
       servers.set(target, { process: server, monitor: new ProcessMonitor(server.pid), pool: new PushPool(server.url) });
       progress(`${engine}: ${target} listening on ${server.url} (pid ${server.pid})`);
     }
@@ -71,6 +87,8 @@ async function runEngine(engine: Engine, options: BenchOptions, profileDir: stri
         const { process: server, monitor, pool } = servers.get(target)!;
         progress(`${engine} ${scenario} ${target}: ${options.warmup} s warm-up, ${options.duration} s measured`);
         const m = await measure(scenario, server.url, pool, monitor, options);
+        const died = server.exitStatus();
+        if (died) throw new Error(`the ${target} exited (${died}) during the ${scenario} scenario`);
         row[target] = m;
         progress(
           `  ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.errors} errors, ${Math.round(m.peakRssMb)} MB, ` +
@@ -85,7 +103,7 @@ async function runEngine(engine: Engine, options: BenchOptions, profileDir: stri
     const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.monitor.lifetimePeak() }));
     return { rows, servers: summaries };
   } catch (error) {
-    for (const [target, s] of servers) progress(`${target} stderr (tail):\n${s.process.output().slice(-3000)}`);
+    for (const [target, s] of servers) progress(`${target} (${s.process.exitStatus() ?? 'running'}) output:\n${s.process.output().slice(-5000)}`);
     throw error;
   } finally {
     for (const s of servers.values()) {
@@ -117,9 +135,11 @@ async function main(): Promise<void> {
     progress('building (npm run build)');
     await runCommand('npm', ['run', '--silent', 'build'], process.env);
   }
-  if (!existsSync(serverMain(options)) || !existsSync(cliMain(options))) {
+  if (!existsSync(serverMain(distOf(options))) || !existsSync(cliMain(distOf(options)))) {
     throw new Error(`${distOf(options)} holds no built server and CLI: run without --no-build, or npm run build first.`);
   }
+  const build = snapshotBuild(distOf(options));
+  cleanups.push(async () => build.remove());
 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const resultsDir = join(ROOT, 'bench', 'results');
@@ -131,7 +151,7 @@ async function main(): Promise<void> {
   const rows: ResultRow[] = [];
   const servers: ServerSummary[] = [];
   for (const engine of options.engines) {
-    const result = await runEngine(engine, options, profileDir);
+    const result = await runEngine(engine, options, build.dist, profileDir);
     rows.push(...result.rows);
     servers.push(...result.servers);
   }
@@ -159,6 +179,7 @@ async function main(): Promise<void> {
     servers,
   };
   writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
+  build.remove();
   progress(`results written to ${relative(process.cwd(), out)}${profileDir ? `; CPU profiles in ${relative(process.cwd(), profileDir)}` : ''}`);
 }
 
