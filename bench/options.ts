@@ -18,6 +18,8 @@ export interface BenchOptions {
   targets: Target[];
   /** The service's LOG_LEVEL; `info` is what operators run. */
   logLevel: string;
+  /** `raised`: rate limits far above the load (the guard runs, nothing is refused); `off`: no rate limiting. */
+  throttling: 'raised' | 'off';
   build: boolean;
   /** The built service to measure (its apps/api and apps/cli), e.g. another checkout's dist/. */
   dist?: string;
@@ -36,6 +38,8 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
                                                                        (default create,retrieve,preview,mix)
   --targets <list>      service,floor                                  (default both)
   --log-level <level>   the service's LOG_LEVEL                        (default info)
+  --throttling <mode>   raised: PWP__THROTTLING__* far above the load, so the guard runs but never refuses;
+                        off: both set to 0 (no rate limiting)          (default raised)
   --mysql-url <url>     MySQL/MariaDB server for the mysql runs        (default mysql://root@127.0.0.1:3306)
   --no-build            use the existing dist/ instead of running npm run build
   --dist <dir>          measure the service built in <dir> (another checkout's dist/); implies --no-build
@@ -75,7 +79,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
     given.set(name, value);
   }
-  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
+  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'throttling', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
   const unknown = [...given.keys()].filter((name) => !known.has(name));
   if (unknown.length > 0) throw new Error(`Unknown option(s) ${unknown.map((n) => `--${n}`).join(', ')}\n${USAGE}`);
   if (given.get('help') === 'true') return 'help';
@@ -88,6 +92,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     scenarios: list('scenarios', given.get('scenarios') ?? SCENARIOS.join(','), ALL_SCENARIOS),
     targets: list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS),
     logLevel: given.get('log-level') ?? 'info',
+    throttling: list('throttling', given.get('throttling') ?? 'raised', ['raised', 'off'] as const)[0],
     build: !truthy('no-build') && !given.has('dist'),
     dist: given.get('dist'),
     mysqlUrl: given.get('mysql-url') ?? 'mysql://root@127.0.0.1:3306',

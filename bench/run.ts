@@ -34,7 +34,7 @@ const FLOOR_MAIN = join(__dirname, 'floor', 'server.js');
 /** A fixed key so runs are comparable; it protects nothing but bench data. */
 const MASTER_KEY = '62656e63682d6b65792d6e6f742d612d7365637265742d2d2d2d2d2d2d2d2d21';
 /** Far above any rate a 2-core machine reaches, so rate limiting never answers 429 during a run. */
-const UNTHROTTLED = '100000000';
+const RAISED_LIMIT = '100000000';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -48,8 +48,9 @@ function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: s
     DATA_DIR: dataDir,
     PWPUSH_MASTER_KEY: MASTER_KEY,
     LOG_LEVEL: options.logLevel,
-    PWP__THROTTLING__MINUTE: UNTHROTTLED,
-    PWP__THROTTLING__SECOND: UNTHROTTLED,
+    // 0 turns a window off.
+    PWP__THROTTLING__MINUTE: options.throttling === 'off' ? '0' : RAISED_LIMIT,
+    PWP__THROTTLING__SECOND: options.throttling === 'off' ? '0' : RAISED_LIMIT,
   };
 }
 
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
   const table = formatTable(rows);
   const caption =
     `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` +
-    `service LOG_LEVEL=${options.logLevel}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
+    `service LOG_LEVEL=${options.logLevel}, rate limits ${options.throttling}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
   process.stdout.write(`${table}\n\n${caption}\n`);
 
   const out = options.out ? resolve(options.out) : join(resultsDir, `${stamp}.json`);
