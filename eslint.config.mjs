@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', 'helm/', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', 'helm/', '**/*.js', '**/*.mjs', 'test/generated/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,

@@ -7,4 +7,6 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testRegex: '\\.e2e-spec\\.ts$',
   testTimeout: 60_000,
+  // Client types from the current openapi.json, for the generated-client test.
+  globalSetup: '<rootDir>/test/support/generate-client-types.ts',
 };

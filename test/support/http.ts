@@ -1,3 +1,5 @@
+import { openApiValidator } from './openapi-validator';
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -26,6 +28,8 @@ export async function request<T = any>(
   } catch {
     parsed = undefined;
   }
+  // Every answer must be what openapi.json says; a mismatch fails the test that received it.
+  openApiValidator().assert({ method, path, status: response.status, headers: response.headers, body: parsed, text });
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 

@@ -4,6 +4,7 @@ import multer from 'multer';
 import { Logger } from 'nestjs-pino';
 import type { Settings } from '@app/config';
 import { configureHttpPolicies } from './http-policies';
+import { setupOpenApi } from './openapi';
 
 /** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
 const BODY_LIMIT = '16mb';
@@ -25,6 +26,7 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.use(multipartFields);
   app.use(bodyErrorHandler);
   app.use(rejectDeepBodies);
+  setupOpenApi(app);
 }
 
 const parseMultipart = multer({ limits: { fields: FORM_PARAMETER_LIMIT, fieldSize: 16 * 1024 * 1024, files: 0 } }).none();

@@ -3,6 +3,7 @@
  * legacy header-pair strategies, and the global guard with its access decorators.
  */
 export * from './access.decorators';
+export * from './auth.openapi';
 export * from './account.errors';
 export * from './auth.module';
 export type { AuthenticatedUser } from './authenticated-user';

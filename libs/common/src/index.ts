@@ -1,6 +1,6 @@
 /**
  * Shared building blocks: the clock, domain errors and their HTTP mapping, validation
- * decorators, and what we know about the calling client.
+ * decorators, what we know about the calling client, and the shared OpenAPI vocabulary.
  */
 export * from './clock';
 export * from './client-info';
@@ -9,3 +9,4 @@ export * from './errors';
 export * from './exception.filter';
 export * from './validation';
 export * from './paging';
+export * from './openapi';

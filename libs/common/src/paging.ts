@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { Request, Response } from 'express';
@@ -12,6 +13,13 @@ const INVALID_PAGE = 'Invalid page parameter';
 
 /** `?page=N`: a decimal integer from 1 to 200, default 1; anything else is a 400. */
 export class PageQuery {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: `Page number, ${PAGE_SIZE} items per page; a decimal integer from 1 to ${MAX_PAGE}, anything else is a 400.`,
+  })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
   @IsOptional()
   @IsInt({ message: INVALID_PAGE })

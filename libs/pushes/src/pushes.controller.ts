@@ -1,11 +1,20 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
-import type { AuditLogResponse } from '@app/audit';
+import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
 import { Client, type ClientInfo, type Page, PageQuery, Paginated } from '@app/common';
 import { CreatePushBody } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 import { PassphraseQuery } from './dto/passphrase-query.dto';
 import { NoStore } from './no-store.decorator';
+import {
+  ApiCreatePush,
+  ApiDeletePush,
+  ApiGetPushAudit,
+  ApiListActivePushes,
+  ApiListExpiredPushes,
+  ApiPreviewPush,
+  ApiRetrievePush,
+} from './pushes.openapi';
 import { PushesService } from './pushes.service';
 
 /** The passphrase from the X-Passphrase header, else from the query string. */
@@ -16,6 +25,7 @@ export class PushesController {
   constructor(private readonly pushes: PushesService) {}
 
   @Post()
+  @ApiCreatePush()
   create(@Body() body: CreatePushBody, @Client() client: ClientInfo, @CurrentUser() user?: AuthenticatedUser): Promise<OwnedPushResponse> {
     return this.pushes.create(body.push, client, user);
   }
@@ -23,6 +33,7 @@ export class PushesController {
   // Declared before ':url_token' so that "active" and "expired" are not taken for tokens.
   @Get('active')
   @Authenticated()
+  @ApiListActivePushes()
   @Paginated()
   active(@Query() query: PageQuery, @Client() client: ClientInfo, @CurrentUser() user: AuthenticatedUser): Promise<Page<OwnedPushResponse>> {
     return this.pushes.list(user, false, query.page, client);
@@ -30,6 +41,7 @@ export class PushesController {
 
   @Get('expired')
   @Authenticated()
+  @ApiListExpiredPushes()
   @Paginated()
   expired(@Query() query: PageQuery, @Client() client: ClientInfo, @CurrentUser() user: AuthenticatedUser): Promise<Page<OwnedPushResponse>> {
     return this.pushes.list(user, true, query.page, client);
@@ -37,6 +49,7 @@ export class PushesController {
 
   @Get(':url_token')
   @NoStore()
+  @ApiRetrievePush()
   retrieve(
     @Param('url_token') urlToken: string,
     @Query() query: PassphraseQuery,
@@ -48,18 +61,21 @@ export class PushesController {
   }
 
   @Get(':url_token/preview')
+  @ApiPreviewPush()
   preview(@Param('url_token') urlToken: string, @Client() client: ClientInfo): Promise<PreviewResponse> {
     return this.pushes.preview(urlToken, client);
   }
 
   @Get(':url_token/audit')
   @Authenticated()
+  @ApiGetPushAudit()
   audit(@Param('url_token') urlToken: string, @Query() query: PageQuery, @CurrentUser() user: AuthenticatedUser): Promise<AuditLogResponse> {
     return this.pushes.auditLog(urlToken, query.page, user);
   }
 
   @Delete(':url_token')
   @HttpCode(200)
+  @ApiDeletePush()
   destroy(
     @Param('url_token') urlToken: string,
     @Query() query: PassphraseQuery,

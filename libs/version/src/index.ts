@@ -1,3 +1,3 @@
 /** Version: what this instance is and which features its settings enable. */
 export * from './version.module';
-export type { VersionResponse } from './version.service';
+export { VersionResponse } from './version-response.dto';

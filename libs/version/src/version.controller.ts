@@ -1,7 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '@app/auth';
-import { VersionResponse, VersionService } from './version.service';
+import { VersionResponse } from './version-response.dto';
+import { ApiGetVersion } from './version.openapi';
+import { VersionService } from './version.service';
 
 @Public()
 @SkipThrottle()
@@ -10,6 +12,7 @@ export class VersionController {
   constructor(private readonly version: VersionService) {}
 
   @Get()
+  @ApiGetVersion()
   describe(): VersionResponse {
     return this.version.describe();
   }

@@ -1,25 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectSettings, Settings } from '@app/config';
 import { APPLICATION_VERSION } from './application-version';
-
-export interface VersionResponse {
-  application_version: string;
-  api_version: string;
-  edition: string;
-  features: {
-    anonymous_access: boolean;
-    api_token_authentication: boolean;
-    accounts: { enabled: boolean };
-    pushes: {
-      enabled: boolean;
-      email_auto_dispatch: boolean;
-      file_attachments: { enabled: boolean; requires_authentication: boolean };
-      url_pushes: { enabled: boolean };
-      qr_code_pushes: { enabled: boolean };
-    };
-    requests: { enabled: boolean };
-  };
-}
+import type { VersionResponse } from './version-response.dto';
 
 @Injectable()
 export class VersionService {

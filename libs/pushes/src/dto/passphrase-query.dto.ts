@@ -1,6 +1,11 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 
 export class PassphraseQuery {
+  @ApiPropertyOptional({
+    type: String,
+    description: "The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice is a 400.",
+  })
   @IsOptional()
   @IsString({ message: 'Invalid passphrase parameter' })
   passphrase?: string;

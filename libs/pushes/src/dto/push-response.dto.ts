@@ -1,49 +1,121 @@
-import type { PushKind } from '@app/config';
+import { ApiProperty } from '@nestjs/swagger';
+import { PUSH_KINDS, type PushKind } from '@app/config';
 import { DAY_MS } from '@app/common';
 import type { PushEntity } from '../push.entity';
 
-/** The keys every push response carries. */
-export interface PushResponse {
-  url_token: string;
-  kind: PushKind;
-  expire_after_days: number;
-  expire_after_views: number;
-  expired: boolean;
-  expired_on: string | null;
-  deleted: boolean;
-  deletable_by_viewer: boolean | null;
-  retrieval_step: boolean;
-  passphrase_protected: boolean;
-  days_remaining: number;
-  views_remaining: number;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-  html_url: string;
-  json_url: string;
+const TOKEN_EXAMPLE = 'fkwjfvhall1yh6ytNJMHDwbq';
+const BASE_EXAMPLE = 'https://pwpush.example.com';
+const TIME_EXAMPLE = '2026-01-01T01:00:00.000Z';
+const timestamp = (description: string) => ({ type: String, format: 'date-time', description, example: TIME_EXAMPLE });
+
+/** The keys every push response carries (DELETE answers exactly these). */
+export class PushResponse {
+  @ApiProperty({ description: 'The retrieval token: 144 random bits, URL-safe.', example: TOKEN_EXAMPLE })
+  url_token!: string;
+
+  @ApiProperty({ type: String, enum: PUSH_KINDS, description: 'What the payload is.', example: 'text' })
+  kind!: PushKind;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Days until the push expires, counted from creation.', example: 7 })
+  expire_after_days!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Counted views until the push expires.', example: 5 })
+  expire_after_views!: number;
+
+  @ApiProperty({ description: 'Whether the push has expired (payload destroyed).', example: false })
+  expired!: boolean;
+
+  @ApiProperty({ ...timestamp('When the push expired; null while it is active.'), nullable: true, example: null })
+  expired_on!: string | null;
+
+  @ApiProperty({ description: 'True only when the push was expired by a DELETE.', example: false })
+  deleted!: boolean;
+
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description: 'Whether a viewer may delete the push; always null for url pushes.',
+    example: true,
+  })
+  deletable_by_viewer!: boolean | null;
+
+  @ApiProperty({ description: 'Whether html_url shows a click-through page before revealing the secret.', example: true })
+  retrieval_step!: boolean;
+
+  @ApiProperty({ description: 'Whether the push needs a passphrase. The passphrase itself is never returned.', example: false })
+  passphrase_protected!: boolean;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'expire_after_days minus whole days since creation, at least 0.', example: 7 })
+  days_remaining!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'expire_after_views minus counted views, at least 0.', example: 5 })
+  views_remaining!: number;
+
+  @ApiProperty(timestamp('created_at + expire_after_days × 24 h.'))
+  expires_at!: string;
+
+  @ApiProperty(timestamp('When the push was created.'))
+  created_at!: string;
+
+  @ApiProperty(timestamp('When the push last changed.'))
+  updated_at!: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description: 'The secret URL for people: `{base}/p/{url_token}`, plus `/r` when retrieval_step is true.',
+    example: `${BASE_EXAMPLE}/p/${TOKEN_EXAMPLE}/r`,
+  })
+  html_url!: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description: 'This push in the API: `{base}/api/v2/pushes/{url_token}`.',
+    example: `${BASE_EXAMPLE}/api/v2/pushes/${TOKEN_EXAMPLE}`,
+  })
+  json_url!: string;
 }
 
 /** Create and list responses add the owner's own data. */
-export interface OwnedPushResponse extends PushResponse {
-  name: string | null;
-  note: string | null;
+export class OwnedPushResponse extends PushResponse {
+  @ApiProperty({ type: String, nullable: true, maxLength: 255, description: "The owner's label.", example: 'Wi-Fi for guests' })
+  name!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The owner's private note (kept after expiry).", example: 'Sent to Alice' })
+  note!: string | null;
 }
 
-export interface PushFileResponse {
-  filename: string;
-  content_type: string;
-  size: number;
-  url: string;
+/** A file attached to a push (file pushes are not available yet, so lists are empty for now). */
+export class PushFileResponse {
+  @ApiProperty({ example: 'report.pdf' })
+  filename!: string;
+
+  @ApiProperty({ example: 'application/pdf' })
+  content_type!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Size in bytes.', example: 1024 })
+  size!: number;
+
+  @ApiProperty({ format: 'uri', description: 'A short-lived download link.' })
+  url!: string;
 }
 
 /** A retrieval adds the secret (null once expired) and its files. */
-export interface RetrievedPushResponse extends PushResponse {
-  payload: string | null;
-  files: PushFileResponse[];
+export class RetrievedPushResponse extends PushResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The secret; null once the push has expired (and for file pushes without text).',
+    example: 'correct horse battery staple',
+  })
+  payload!: string | null;
+
+  @ApiProperty({ type: [PushFileResponse], description: 'Attached files; [] when there are none or the push has expired.', example: [] })
+  files!: PushFileResponse[];
 }
 
-export interface PreviewResponse {
-  url: string;
+export class PreviewResponse {
+  @ApiProperty({ format: 'uri', description: "The push's html_url.", example: `${BASE_EXAMPLE}/p/${TOKEN_EXAMPLE}/r` })
+  url!: string;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();

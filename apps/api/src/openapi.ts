@@ -1,0 +1,113 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { addSecuritySchemes } from '@app/auth';
+import { PushesModule } from '@app/pushes';
+import { VersionModule } from '@app/version';
+
+/** Swagger UI; the document itself is at `/api-docs.json`. */
+export const OPENAPI_UI_PATH = 'api-docs';
+export const OPENAPI_JSON_PATH = 'api-docs.json';
+
+const DESCRIPTION = `A self-hosted secret-sharing service: an owner pushes a secret, gets a link, the recipient retrieves it,
+and the secret destroys itself after N views or N days. A drop-in replacement for Password Pusher's JSON API v2.
+
+Errors are JSON: \`{"error": "..."}\`; 422 adds \`errors: {field: [messages]}\`; a 401 for a passphrase adds \`message\`.
+Unknown routes answer 404 \`{"error": "not-found"}\`. Every response carries \`X-Request-Id\`, except the answers about a
+body or URL that could not be read at all (some 400, 413 and 422 answers of create, 400 for a broken url_token).`;
+
+/**
+ * The modules whose routes make up the client API. Operational endpoints (health, readiness,
+ * metrics) are for the platform, not for API clients, and stay out of the document.
+ */
+const API_MODULES = [PushesModule, VersionModule];
+
+/**
+ * The OpenAPI document of the app, from the controllers' metadata. Needs the Nest app to be
+ * created, not initialised or listening, so it is built without touching a real database.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = addSecuritySchemes(
+    new DocumentBuilder()
+      .setTitle('pwpush-api')
+      .setDescription(DESCRIPTION)
+      // The API's version, not the package's: the document changes when the API does, not on every release.
+      .setVersion('2.1')
+      .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+      .addServer('/', 'The instance serving this document')
+      .addTag('pushes', 'Create, retrieve, preview, list, audit and expire secrets.')
+      .addTag('version', 'What this instance is and which features it enables.'),
+  ).build();
+  return normalize(closeResponseSchemas(SwaggerModule.createDocument(app, config, { include: API_MODULES })));
+}
+
+/**
+ * Serves Swagger UI and the JSON document; they are plain routes, outside the guards. The
+ * document is built on the first request for it, so starting the app does not pay for it.
+ */
+export function setupOpenApi(app: INestApplication): void {
+  SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+    raw: ['json'],
+    customSiteTitle: 'pwpush-api',
+  });
+}
+
+/** The committed form: two-space JSON with a final newline. */
+export function serializeOpenApi(document: OpenAPIObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Response schemas get `additionalProperties: false` (unless they say otherwise), so a field the
+ * API sends without documenting it fails validation. Request schemas stay open: the API ignores
+ * unknown keys there.
+ */
+function closeResponseSchemas(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const seen = new Set<Json>();
+  const close = (schema: unknown): void => {
+    if (!isObject(schema) || seen.has(schema)) return;
+    seen.add(schema);
+    if (typeof schema.$ref === 'string') return close(schemas[schema.$ref.replace('#/components/schemas/', '')]);
+    if (schema.type === 'object' && isObject(schema.properties) && schema.additionalProperties === undefined)
+      schema.additionalProperties = false;
+    for (const child of [...Object.values(isObject(schema.properties) ? schema.properties : {}), schema.items, schema.additionalProperties])
+      close(child);
+    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach(close);
+  };
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path as Json)) {
+      if (!isObject(operation) || !isObject(operation.responses)) continue;
+      for (const response of Object.values(operation.responses)) {
+        for (const media of Object.values(isObject(response) && isObject(response.content) ? response.content : {}))
+          close((media as Json).schema);
+      }
+    }
+  }
+  return document;
+}
+
+const sortedByKey = <T>(record: Record<string, T> | undefined): Record<string, T> | undefined =>
+  record && Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/**
+ * Orders what Nest orders by module scanning or decorator application (paths, responses,
+ * components) so that the committed file only changes when the API does.
+ */
+function normalize(document: OpenAPIObject): OpenAPIObject {
+  const paths = sortedByKey(document.paths) ?? {};
+  for (const path of Object.values(paths)) {
+    for (const operation of Object.values(path as Json)) {
+      if (isObject(operation) && isObject(operation.responses)) operation.responses = sortedByKey(operation.responses);
+    }
+  }
+  const components = document.components && {
+    ...document.components,
+    schemas: sortedByKey(document.components.schemas),
+    securitySchemes: sortedByKey(document.components.securitySchemes),
+  };
+  return { ...document, paths, ...(components ? { components } : {}) };
+}

@@ -1,0 +1,258 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { AuditLogResponse } from '@app/audit';
+import { ApiOptionalAuthentication } from '@app/auth';
+import {
+  ApiErrorResponse,
+  ApiJsonResponse,
+  ApiNotFound,
+  ApiServiceUnavailable,
+  ApiValidationFailed,
+  ErrorResponse,
+  LINK_HEADER,
+  PassphraseErrorResponse,
+  ApiTooManyRequests,
+  WWW_AUTHENTICATE_HEADER,
+} from '@app/common';
+import { CreatePushBody, PUSH_MISSING } from './dto/create-push.dto';
+import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
+
+/**
+ * The OpenAPI description of each pushes endpoint, one composite decorator per handler so the
+ * controller stays one line per route. Statuses and bodies follow the exception filter's mapping.
+ */
+
+const PASSPHRASE_EXAMPLE = {
+  error: 'That passphrase is incorrect.',
+  message: 'This push requires a passphrase. Provide it with the passphrase query parameter or the X-Passphrase header.',
+};
+const INVALID_TOKEN = { summary: 'An unknown, revoked or blank API token', value: { error: 'Invalid or revoked API token.' } };
+const AUTH_REQUIRED = { summary: 'No API token', value: { error: 'Authentication required: send Authorization: Bearer <API token>.' } };
+
+const Tag = () => ApiTags('pushes');
+
+const PassphraseHeader = () =>
+  ApiHeader({
+    name: 'X-Passphrase',
+    required: false,
+    description: "The push's passphrase; preferred over the `passphrase` query parameter, which it overrides.",
+    schema: { type: 'string' },
+  });
+
+/** Any request with an API token that is not valid, on every endpoint but version. */
+const ApiInvalidCredential = (description = 'The API token sent is unknown, revoked or blank (or none was sent where one is needed).') =>
+  ApiErrorResponse(401, description, {
+    headers: WWW_AUTHENTICATE_HEADER,
+    examples: { invalidToken: INVALID_TOKEN, noToken: AUTH_REQUIRED },
+  });
+
+/** 401 either for the passphrase (with `message`, no WWW-Authenticate) or for the credential. */
+const ApiPassphraseOrCredential = (description: string, examples: Record<string, { summary: string; value: unknown }>) =>
+  ApiErrorResponse(401, description, {
+    schema: { oneOf: [{ $ref: getSchemaPath(PassphraseErrorResponse) }, { $ref: getSchemaPath(ErrorResponse) }] },
+    models: [PassphraseErrorResponse, ErrorResponse],
+    headers: { 'WWW-Authenticate': { ...WWW_AUTHENTICATE_HEADER['WWW-Authenticate'], required: false } },
+    examples,
+  });
+
+const UrlToken = () =>
+  ApiParam({
+    name: 'url_token',
+    description: "The push's token, as returned by create.",
+    schema: { type: 'string' },
+    example: 'fkwjfvhall1yh6ytNJMHDwbq',
+  });
+
+/** Per-IP rate limits apply everywhere; retrieval and deletion also stop a push's passphrase from being guessed. */
+const ApiTooManyPassphraseAttempts = () =>
+  ApiTooManyRequests(
+    'Too many requests from this address, or too many wrong passphrases for this push in the last minute (even the right one is refused until then).',
+    { passphrase: { summary: 'Too many wrong passphrases', value: { error: 'Too many failed passphrase attempts. Try again later.' } } },
+  );
+
+/** A url_token that is not valid percent-encoding is refused before routing, without X-Request-Id. */
+const ApiBadToken = (more = '') =>
+  ApiErrorResponse(400, `The url_token is not valid percent-encoding${more}.`, {
+    requestId: false,
+    examples: { badEncoding: { summary: 'Broken percent-encoding', value: { error: "Failed to decode param '%E0%A4%A'" } } },
+  });
+
+export const ApiCreatePush = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'createPush',
+      summary: 'Create a push',
+      description:
+        'Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. ' +
+        'With an API token the push belongs to its user, who can then list it, read its audit log and delete it. ' +
+        'The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, ' +
+        '`push[expire_after_views]`, ... (file parts are refused while file pushes are not available).',
+    }),
+    ApiOptionalAuthentication(),
+    ApiBody({
+      type: CreatePushBody,
+      examples: {
+        oneView: {
+          summary: 'A text secret for one view',
+          value: { push: { payload: 'correct horse battery staple', expire_after_views: 1 } },
+        },
+        guarded: {
+          summary: 'With a passphrase, a label and a note',
+          value: { push: { payload: 'hunter2', passphrase: 'open sesame', expire_after_days: 2, name: 'DB password', note: 'for Alice' } },
+        },
+      },
+    }),
+    ApiJsonResponse(201, {
+      type: OwnedPushResponse,
+      description: 'The push, with its owner data (`name`, `note`) and without the payload.',
+    }),
+    ApiErrorResponse(400, 'The body is not valid JSON or form data, or `push` is missing or empty.', {
+      requestId: false,
+      examples: {
+        missing: { summary: '`push` missing or empty', value: { error: PUSH_MISSING } },
+        malformed: { summary: 'Malformed JSON', value: { error: 'Malformed request body: expected valid JSON.' } },
+      },
+    }),
+    ApiInvalidCredential('The API token sent is not valid; file pushes, or any push when anonymous use is off, need one.'),
+    ApiErrorResponse(413, 'The body is over 16 MB, or a form has more than 100 fields.', {
+      requestId: false,
+      example: 'Request body is too large (limit 16mb).',
+    }),
+    ApiValidationFailed(
+      'The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. ' +
+        'A multipart body with a file part is refused while parsing (`files`: File pushes are disabled.), before X-Request-Id is assigned.',
+      false,
+    ),
+    ApiTooManyRequests(),
+    ApiServiceUnavailable(),
+  );
+
+const ApiListPushes = (expired: boolean) =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: expired ? 'listExpiredPushes' : 'listActivePushes',
+      summary: expired ? "The caller's expired pushes" : "The caller's active pushes",
+      description: `Newest first, 50 per page; \`[]\` past the end. A \`Link\` header points at the next page when there is one.${
+        expired ? ' Pushes whose day window has elapsed are listed here even before the sweep expires them.' : ''
+      }`,
+    }),
+    ApiJsonResponse(200, {
+      type: OwnedPushResponse,
+      isArray: true,
+      headers: LINK_HEADER,
+      description: 'One page of pushes, with their owner data.',
+    }),
+    ApiErrorResponse(400, 'The page parameter is not an integer from 1 to 200.', { example: 'Invalid page parameter' }),
+    ApiInvalidCredential(),
+    ApiTooManyRequests(),
+    ApiServiceUnavailable(),
+  );
+
+export const ApiListActivePushes = () => ApiListPushes(false);
+export const ApiListExpiredPushes = () => ApiListPushes(true);
+
+export const ApiRetrievePush = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'retrievePush',
+      summary: 'Retrieve a push (counts a view)',
+      description:
+        'Returns the payload and counts a view; the view that uses up the limit still returns the payload and expires the push. ' +
+        'The owner retrieving with their token is not counted. An expired push answers 200 with `expired: true` and `payload: null`, without needing the passphrase. ' +
+        'After 5 wrong passphrases within a minute, retrievals of the push answer 429 until the minute has passed.',
+    }),
+    UrlToken(),
+    ApiOptionalAuthentication(),
+    PassphraseHeader(),
+    ApiJsonResponse(200, {
+      type: RetrievedPushResponse,
+      description: 'The push with its payload (null once expired).',
+      headers: {
+        'Cache-Control': {
+          description: 'Secrets are not to be stored by browsers or proxies.',
+          schema: { type: 'string', enum: ['no-store'] },
+          required: true,
+        },
+      },
+    }),
+    ApiBadToken(', or `passphrase` is given more than once in the query'),
+    ApiPassphraseOrCredential(
+      'The passphrase is missing or wrong (body with `message`), or the API token sent is not valid (with WWW-Authenticate).',
+      {
+        passphrase: { summary: 'Passphrase missing or wrong', value: PASSPHRASE_EXAMPLE },
+        invalidToken: INVALID_TOKEN,
+      },
+    ),
+    ApiNotFound(),
+    ApiTooManyPassphraseAttempts(),
+    ApiServiceUnavailable(),
+  );
+
+export const ApiPreviewPush = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'previewPush',
+      summary: "A push's secret URL, without counting a view",
+      description: 'Needs no passphrase and works on expired pushes.',
+    }),
+    UrlToken(),
+    ApiOptionalAuthentication(),
+    ApiJsonResponse(200, { type: PreviewResponse, description: "The push's html_url." }),
+    ApiBadToken(),
+    ApiInvalidCredential(),
+    ApiNotFound(),
+    ApiTooManyRequests(),
+    ApiServiceUnavailable(),
+  );
+
+export const ApiGetPushAudit = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'getPushAudit',
+      summary: "A push's audit log (owner only)",
+      description: 'Oldest first, 50 entries per page.',
+    }),
+    UrlToken(),
+    ApiJsonResponse(200, { type: AuditLogResponse, description: 'One page of audit entries.' }),
+    ApiBadToken(', or the page parameter is not an integer from 1 to 200 (`Invalid page parameter`)'),
+    ApiInvalidCredential(),
+    ApiErrorResponse(403, 'The push belongs to someone else (or to nobody).', { example: "That push doesn't belong to you." }),
+    ApiNotFound(),
+    ApiTooManyRequests(),
+    ApiServiceUnavailable(),
+  );
+
+export const ApiDeletePush = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'deletePush',
+      summary: 'Expire a push now',
+      description:
+        'Allowed to the owner, and to anyone when `deletable_by_viewer` is true (a viewer must also give the passphrase of a protected push). ' +
+        'Destroys the payload; the note and the audit log remain. An already expired push answers 200 unchanged.',
+    }),
+    UrlToken(),
+    ApiOptionalAuthentication(),
+    PassphraseHeader(),
+    ApiJsonResponse(200, { type: PushResponse, description: 'The push, now expired and deleted.' }),
+    ApiBadToken(', or `passphrase` is given more than once in the query'),
+    ApiPassphraseOrCredential(
+      'An anonymous caller may not delete this push (with WWW-Authenticate), the API token sent is not valid, or a viewer gave a missing or wrong passphrase (body with `message`).',
+      {
+        notDeletable: { summary: 'Not deletable by viewers', value: { error: 'That push is not deletable by viewers.' } },
+        passphrase: { summary: 'Passphrase missing or wrong', value: PASSPHRASE_EXAMPLE },
+      },
+    ),
+    ApiErrorResponse(403, 'The caller is authenticated but neither the owner nor allowed as a viewer.', {
+      example: 'That push is not deletable by viewers.',
+    }),
+    ApiNotFound(),
+    ApiTooManyPassphraseAttempts(),
+    ApiServiceUnavailable(),
+  );
