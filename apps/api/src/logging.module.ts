@@ -42,9 +42,16 @@ export function redactUrl(url: string | undefined): string {
   return path.replace(/\/(pushes|p)\/(?!(?:active|expired)(?:\/|$))[^/]+/gi, '/$1/:url_token');
 }
 
-function requestId(request: IncomingMessage, response: ServerResponse): string {
+/**
+ * The request's id: the caller's X-Request-Id when it is sane, else a new UUID; echoed in the
+ * response. Idempotent, so it can run before body parsing (whose errors are answered early) and
+ * again in the logger.
+ */
+export function requestId(request: IncomingMessage & { id?: unknown }, response: ServerResponse): string {
+  if (typeof request.id === 'string') return request.id;
   const given = request.headers['x-request-id'];
   const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  request.id = id;
   response.setHeader('X-Request-Id', id);
   return id;
 }
