@@ -699,7 +699,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -723,18 +723,18 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. A multipart body with a file part is refused while parsing (`files`: File pushes are disabled.), before X-Request-Id is assigned. */
+            /** @description The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. A multipart body with a file part is refused while parsing (`files`: File pushes are disabled.). */
             422: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -958,7 +958,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1050,7 +1050,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1150,7 +1150,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1247,7 +1247,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import multer from 'multer';
 import { Logger } from 'nestjs-pino';
 import type { Settings } from '@app/config';
+import { requestId } from './logging.module';
 import { configureHttpPolicies } from './http-policies';
 import { setupOpenApi } from './openapi';
 
@@ -20,6 +21,11 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.disable('x-powered-by');
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
+  // First, so that every answer carries X-Request-Id, even a body-parser failure's.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    requestId(req, res);
+    next();
+  });
   configureHttpPolicies(app, settings);
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }));

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   BadRequestError,
@@ -11,6 +11,8 @@ import {
   UnauthenticatedError,
   ValidationFailedError,
 } from './errors';
+
+export const MALFORMED_URL = 'Malformed URL: invalid percent-encoding.';
 
 export interface ErrorBody {
   error: string;
@@ -68,6 +70,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private fromHttpException(exception: HttpException): [number, ErrorBody, Record<string, string>] {
+    // Our own code raises domain errors; a bare 400 is Nest's mapping of a URL that does not
+    // decode, whose message would quote the raw path (a token fragment).
+    if (exception instanceof BadRequestException) return [HttpStatus.BAD_REQUEST, { error: MALFORMED_URL }, {}];
     const status = exception.getStatus();
     const response = exception.getResponse();
     const message =

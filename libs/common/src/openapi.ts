@@ -44,17 +44,12 @@ export class PassphraseErrorResponse extends ErrorResponse {
 
 const header = (description: string, schema: SchemaObject, required = true): HeadersObject[string] => ({ description, schema, required });
 
-/**
- * Body-parser and URL-decoding failures are answered before the request-id middleware runs, so
- * those 400s, 413s and 422s may lack X-Request-Id; everything else carries it.
- */
-export const requestIdHeader = (required = true): HeadersObject => ({
-  'X-Request-Id': header(
-    "The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID.",
-    { type: 'string' },
-    required,
-  ),
-});
+/** Every answer carries it: the id is assigned before anything else runs. */
+export const REQUEST_ID_HEADER: HeadersObject = {
+  'X-Request-Id': header("The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID.", {
+    type: 'string',
+  }),
+};
 
 export const RETRY_AFTER_HEADER: HeadersObject = {
   'Retry-After': header('Seconds until requests are accepted again.', { type: 'integer', minimum: 0 }),
@@ -78,14 +73,12 @@ export interface JsonResponseOptions {
   models?: Type<unknown>[];
   isArray?: boolean;
   headers?: HeadersObject;
-  /** False for the statuses that can be answered before the request id is assigned. */
-  requestId?: boolean;
   examples?: Record<string, Example>;
 }
 
 /** One JSON response; X-Request-Id is always declared. */
 export function ApiJsonResponse(status: number, options: JsonResponseOptions): MethodDecorator & ClassDecorator {
-  const headers = { ...requestIdHeader(options.requestId ?? true), ...options.headers };
+  const headers = { ...REQUEST_ID_HEADER, ...options.headers };
   const schema: SchemaObject & Partial<ReferenceObject> =
     options.schema ??
     (options.isArray ? { type: 'array', items: { $ref: getSchemaPath(options.type!) } } : { $ref: getSchemaPath(options.type!) });
@@ -113,11 +106,9 @@ export const ApiNotFound = (what = 'No push has this token.') =>
 
 export const ApiValidationFailed = (
   description = 'The request breaks a rule; `errors` names every field at fault and `error` repeats the first message.',
-  requestId = true,
 ) =>
   ApiErrorResponse(422, description, {
     type: ValidationErrorResponse,
-    requestId,
     examples: {
       limit: {
         summary: 'A limit outside the kind’s range',

@@ -3,6 +3,7 @@ import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags, getSchemaPath } fr
 import { AuditLogResponse } from '@app/audit';
 import { ApiOptionalAuthentication } from '@app/auth';
 import {
+  MALFORMED_URL,
   ApiErrorResponse,
   ApiJsonResponse,
   ApiNotFound,
@@ -70,11 +71,10 @@ const ApiTooManyPassphraseAttempts = () =>
     { passphrase: { summary: 'Too many wrong passphrases', value: { error: 'Too many failed passphrase attempts. Try again later.' } } },
   );
 
-/** A url_token that is not valid percent-encoding is refused before routing, without X-Request-Id. */
+/** A url_token that is not valid percent-encoding is refused before routing. */
 const ApiBadToken = (more = '') =>
   ApiErrorResponse(400, `The url_token is not valid percent-encoding${more}.`, {
-    requestId: false,
-    examples: { badEncoding: { summary: 'Broken percent-encoding', value: { error: "Failed to decode param '%E0%A4%A'" } } },
+    examples: { badEncoding: { summary: 'Broken percent-encoding', value: { error: MALFORMED_URL } } },
   });
 
 export const ApiCreatePush = () =>
@@ -108,7 +108,6 @@ export const ApiCreatePush = () =>
       description: 'The push, with its owner data (`name`, `note`) and without the payload.',
     }),
     ApiErrorResponse(400, 'The body is not valid JSON or form data, or `push` is missing or empty.', {
-      requestId: false,
       examples: {
         missing: { summary: '`push` missing or empty', value: { error: PUSH_MISSING } },
         malformed: { summary: 'Malformed JSON', value: { error: 'Malformed request body: expected valid JSON.' } },
@@ -116,13 +115,11 @@ export const ApiCreatePush = () =>
     }),
     ApiInvalidCredential('The API token sent is not valid; file pushes, or any push when anonymous use is off, need one.'),
     ApiErrorResponse(413, 'The body is over 16 MB, or a form has more than 100 fields.', {
-      requestId: false,
       example: 'Request body is too large (limit 16mb).',
     }),
     ApiValidationFailed(
       'The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. ' +
-        'A multipart body with a file part is refused while parsing (`files`: File pushes are disabled.), before X-Request-Id is assigned.',
-      false,
+        'A multipart body with a file part is refused while parsing (`files`: File pushes are disabled.).',
     ),
     ApiTooManyRequests(),
     ApiServiceUnavailable(),
