@@ -7,7 +7,8 @@ import { ServerProcess, startServer } from './support/server-process';
 import { startTestApp, TEST_MASTER_KEY, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+/** The machine's Redis (shared: every test uses keys of its own). */
+const REDIS_URL = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Every test gets keys of its own on the shared Redis. */
 const freshPrefix = () => `pwpush-test-${randomBytes(6).toString('hex')}:`;
 const unknownPreview = '/api/v2/pushes/does-not-exist/preview';
