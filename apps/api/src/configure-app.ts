@@ -3,7 +3,6 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import multer from 'multer';
 import { Logger } from 'nestjs-pino';
 import type { Settings } from '@app/config';
-import { configureHttpPolicies } from './http-policies';
 import { requestId } from './logging.module';
 import { configureHttpPolicies } from './http-policies';
 import { setupOpenApi } from './openapi';
@@ -22,7 +21,6 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.disable('x-powered-by');
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
-  configureHttpPolicies(app, settings);
   // First, so that every answer carries X-Request-Id, even a body-parser failure's.
   app.use((req: Request, res: Response, next: NextFunction) => {
     requestId(req, res);
