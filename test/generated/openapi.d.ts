@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * Instance version and enabled features
-         * @description Always public: a token that is sent is not even checked. Every flag reflects the live settings.
+         * @description Always public and never rate-limited: a token that is sent is not even checked. Every flag reflects the live settings.
          */
         get: operations["getVersion"];
         put?: never;
@@ -1324,19 +1324,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VersionResponse"];
-                };
-            };
-            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
-            429: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    /** @description Seconds until requests are accepted again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

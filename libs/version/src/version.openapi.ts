@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiJsonResponse, ApiTooManyRequests } from '@app/common';
+import { ApiJsonResponse } from '@app/common';
 import { VersionResponse } from './version-response.dto';
 
 export const ApiGetVersion = () =>
@@ -9,8 +9,7 @@ export const ApiGetVersion = () =>
     ApiOperation({
       operationId: 'getVersion',
       summary: 'Instance version and enabled features',
-      description: 'Always public: a token that is sent is not even checked. Every flag reflects the live settings.',
+      description: 'Always public and never rate-limited: a token that is sent is not even checked. Every flag reflects the live settings.',
     }),
     ApiJsonResponse(200, { type: VersionResponse, description: 'The instance and its features.' }),
-    ApiTooManyRequests(),
   );
