@@ -19,6 +19,8 @@ const FORM_PARAMETER_LIMIT = 100;
 export function configureApp(app: NestExpressApplication, settings: Settings): void {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Answers are per-request JSON, mostly secrets marked no-store: hashing each body for an ETag is wasted work.
+  app.set('etag', false);
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
   // First, so that every answer carries X-Request-Id, even a body-parser failure's.

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { Sql } from '@app/database';
 import { AuditEntryEntity, AuditKind } from './audit-entry.entity';
 
 export interface NewAuditEntry {
@@ -12,20 +13,18 @@ export interface NewAuditEntry {
   at: number;
 }
 
+const APPEND = 'INSERT INTO audit_entries (push_id, kind, ip, user_agent, referrer, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+
 @Injectable()
 export class AuditRepository {
-  constructor(@InjectRepository(AuditEntryEntity) private readonly entries: Repository<AuditEntryEntity>) {}
+  constructor(
+    @InjectRepository(AuditEntryEntity) private readonly entries: Repository<AuditEntryEntity>,
+    private readonly sql: Sql,
+  ) {}
 
+  /** Written on every retrieval, so plain SQL (see Sql). */
   async append(entry: NewAuditEntry): Promise<void> {
-    await this.entries.insert({
-      pushId: entry.pushId,
-      kind: entry.kind,
-      ip: entry.ip.slice(0, 45),
-      userAgent: entry.userAgent,
-      referrer: entry.referrer,
-      createdAt: entry.at,
-      updatedAt: entry.at,
-    });
+    await this.sql.write(APPEND, [entry.pushId, entry.kind, entry.ip.slice(0, 45), entry.userAgent, entry.referrer, entry.at, entry.at]);
   }
 
   /** A page of a push's entries, oldest first (insertion order). */

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { SETTINGS, Settings } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { NamedLocks } from './named-lock';
+import { Sql } from './sql';
 import { enforceQueryTimeout } from './query-timeout';
 import { runMigrations, warnAboutPendingMigrations } from './run-migrations';
 
@@ -22,6 +23,7 @@ export class DatabaseModule {
       ],
       providers: [
         NamedLocks,
+        Sql,
         {
           provide: 'DATABASE_MIGRATIONS',
           inject: [SETTINGS, DataSource],
@@ -36,7 +38,7 @@ export class DatabaseModule {
           },
         },
       ],
-      exports: [NamedLocks],
+      exports: [NamedLocks, Sql],
     };
   }
 }

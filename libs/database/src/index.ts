@@ -6,4 +6,5 @@ export * from './data-source-options';
 export * from './database.module';
 export * from './epoch-millis';
 export * from './named-lock';
+export * from './sql';
 export * from './run-migrations';

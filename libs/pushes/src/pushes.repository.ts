@@ -1,34 +1,92 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { Sql } from '@app/database';
 import { PushEntity } from './push.entity';
 
 export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn' | 'auditEntryCount'>;
 
 /** What an expiry destroys: the secret and the means to check its passphrase. */
 const DESTROYED = { payload: null, passphraseHash: null } as const;
-const oneMoreAuditEntry = () => 'audit_entry_count + 1';
+const DESTROY = 'payload = NULL, passphrase_hash = NULL';
 const URL_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
+const COLUMNS = [
+  'url_token', 'kind', 'name', 'payload', 'note', 'passphrase_hash', 'passphrase_protected', 'expire_after_days',
+  'expire_after_views', 'view_count', 'deletable_by_viewer', 'retrieval_step', 'expired', 'deleted', 'user_id',
+  'audit_entry_count', 'expired_on', 'expires_at', 'created_at', 'updated_at',
+] as const;
+type PushRow = Record<(typeof COLUMNS)[number] | 'id', unknown>;
+
+const INSERT = `INSERT INTO pushes (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+const SELECT_BY_TOKEN = `SELECT id, ${COLUMNS.join(', ')} FROM pushes WHERE url_token = ?`;
+const CLAIM = 'view_count = ?, updated_at = ?, audit_entry_count = audit_entry_count + 1';
+const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = 0 AND expires_at > ?';
+const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
+const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = 1, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
+const EXPIRE = `UPDATE pushes SET expired = 1, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = 0`;
+const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
+
+const flag = (value: boolean) => (value ? 1 : 0);
+const nullableNumber = (value: unknown) => (value === null ? null : Number(value));
+
+function toPush(row: PushRow): PushEntity {
+  return {
+    id: Number(row.id),
+    urlToken: row.url_token as string,
+    kind: row.kind as PushEntity['kind'],
+    name: row.name as string | null,
+    payload: row.payload as Buffer | null,
+    note: row.note as Buffer | null,
+    passphraseHash: row.passphrase_hash as string | null,
+    passphraseProtected: Number(row.passphrase_protected) === 1,
+    expireAfterDays: Number(row.expire_after_days),
+    expireAfterViews: Number(row.expire_after_views),
+    viewCount: Number(row.view_count),
+    deletableByViewer: row.deletable_by_viewer === null ? null : Number(row.deletable_by_viewer) === 1,
+    retrievalStep: Number(row.retrieval_step) === 1,
+    expired: Number(row.expired) === 1,
+    deleted: Number(row.deleted) === 1,
+    userId: nullableNumber(row.user_id),
+    auditEntryCount: Number(row.audit_entry_count),
+    expiredOn: nullableNumber(row.expired_on),
+    expiresAt: Number(row.expires_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
 
 /**
  * Every query on pushes. State changes are single conditional UPDATEs whose affected-row count
  * says whether this caller won, so they hold with any number of replicas and need no
  * transaction (SQLite's single TypeORM connection cannot interleave transactions safely).
  * Operations that are always audited reserve their audit entry in the same statement.
+ * The per-request operations are plain SQL (see Sql); lists and sweeps use the query builder.
  */
 @Injectable()
 export class PushesRepository {
-  constructor(@InjectRepository(PushEntity) private readonly pushes: Repository<PushEntity>) {}
+  constructor(
+    @InjectRepository(PushEntity) private readonly pushes: Repository<PushEntity>,
+    private readonly sql: Sql,
+  ) {}
 
   /** Inserts a push together with the count of its creation audit entry. */
   async insert(push: NewPush): Promise<PushEntity> {
-    const row = this.pushes.create({ ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: 1 });
-    return this.pushes.save(row);
+    const row: Omit<PushEntity, 'id'> = { ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: 1 };
+    const { insertId } = await this.sql.write(INSERT, [
+      row.urlToken, row.kind, row.name, row.payload, row.note, row.passphraseHash, flag(row.passphraseProtected),
+      row.expireAfterDays, row.expireAfterViews, row.viewCount, row.deletableByViewer === null ? null : flag(row.deletableByViewer),
+      flag(row.retrievalStep), flag(row.expired), flag(row.deleted), row.userId, row.auditEntryCount, row.expiredOn,
+      row.expiresAt, row.createdAt, row.updatedAt,
+    ]);
+    return { ...row, id: insertId };
   }
 
   /** Only well-formed tokens reach the database: URL-safe base64 characters, nothing else. */
   async findByToken(urlToken: string): Promise<PushEntity | null> {
-    return URL_TOKEN.test(urlToken) ? this.pushes.findOneBy({ urlToken }) : null;
+    if (!URL_TOKEN.test(urlToken)) return null;
+    const [row] = await this.sql.rows<PushRow>(SELECT_BY_TOKEN, [urlToken]);
+    return row ? toPush(row) : null;
   }
 
   /**
@@ -38,15 +96,12 @@ export class PushesRepository {
    */
   async claimView(seen: PushEntity, now: number): Promise<boolean> {
     const viewCount = seen.viewCount + 1;
-    const last = viewCount >= seen.expireAfterViews;
-    const counted = { viewCount, updatedAt: now, auditEntryCount: oneMoreAuditEntry };
-    const result = await this.pushes
-      .createQueryBuilder()
-      .update()
-      .set(last ? { ...counted, expired: true, expiredOn: now, ...DESTROYED } : counted)
-      .where('id = :id AND view_count = :seen AND expired = 0 AND expires_at > :now', { id: seen.id, seen: seen.viewCount, now })
-      .execute();
-    return result.affected === 1;
+    const where = [seen.id, seen.viewCount, now];
+    const { affected } =
+      viewCount >= seen.expireAfterViews
+        ? await this.sql.write(CLAIM_LAST_VIEW, [viewCount, now, now, ...where])
+        : await this.sql.write(CLAIM_VIEW, [viewCount, now, ...where]);
+    return affected === 1;
   }
 
   /**
@@ -54,20 +109,17 @@ export class PushesRepository {
    * A deletion is audited, so it also counts its audit entry.
    */
   async expire(id: number, now: number, deleted: boolean): Promise<boolean> {
-    const result = await this.pushes
-      .createQueryBuilder()
-      .update()
-      .set({ expired: true, deleted, expiredOn: now, updatedAt: now, ...DESTROYED, ...(deleted ? { auditEntryCount: oneMoreAuditEntry } : {}) })
-      .where('id = :id AND expired = 0', { id })
-      .execute();
-    return result.affected === 1;
+    const { affected } = await this.sql.write(EXPIRE, [flag(deleted), now, now, deleted ? 1 : 0, id]);
+    return affected === 1;
   }
 
   /** Counts one more audit entry; with `cap`, only while the push has fewer entries than that. */
   async countAuditEntry(id: number, cap?: number): Promise<boolean> {
-    const query = this.pushes.createQueryBuilder().update().set({ auditEntryCount: oneMoreAuditEntry }).where('id = :id', { id });
-    if (cap !== undefined) query.andWhere('audit_entry_count < :cap', { cap });
-    return (await query.execute()).affected === 1;
+    const { affected } =
+      cap === undefined
+        ? await this.sql.write(COUNT_AUDIT_ENTRY, [id])
+        : await this.sql.write(`${COUNT_AUDIT_ENTRY} AND audit_entry_count < ?`, [id, cap]);
+    return affected === 1;
   }
 
   /** One page of the owner's pushes, newest first; one row more than asked tells whether a next page exists. */
