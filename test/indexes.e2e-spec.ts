@@ -1,0 +1,50 @@
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * Every lookup the API does is served by an index, not a table scan: checked with the engine's
+ * own query plan (EXPLAIN on MySQL, EXPLAIN QUERY PLAN on SQLite) for the queries the code runs.
+ */
+describe('query plans', () => {
+  let app: TestApp;
+  let tokenHash: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    // A few rows, so that MySQL's optimiser has something to choose between (it short-cuts empty tables).
+    await app.createUser('first@example.com');
+    await app.createUser('second@example.com');
+    [{ token_hash: tokenHash }] = await app.dataSource.query('SELECT token_hash FROM api_tokens');
+    for (let i = 0; i < 20; i++) {
+      await app.dataSource.query(
+        `INSERT INTO pushes (url_token, kind, expire_after_days, expire_after_views, retrieval_step, expires_at, created_at, updated_at, user_id)
+         VALUES (?, 'text', 7, 5, 1, ?, ?, ?, NULL)`,
+        [`plan${i}`, Date.now() + 1e6, Date.now(), Date.now()],
+      );
+    }
+  });
+  afterAll(() => app.close({ drop: true }));
+
+  /** The index the engine uses for `sql`, or null for a full scan. */
+  async function indexUsed(sql: string, params: unknown[]): Promise<string | null> {
+    if (app.database.engine === 'mysql') {
+      const [plan] = await app.dataSource.query(`EXPLAIN ${sql}`, params);
+      return plan.type === 'ALL' ? null : (plan.key as string | null);
+    }
+    const plan: { detail: string }[] = await app.dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, params);
+    const match = /USING (?:COVERING )?INDEX (\w+)|USING INTEGER PRIMARY KEY/.exec(plan.map((step) => step.detail).join('\n'));
+    return match ? (match[1] ?? 'PRIMARY') : null;
+  }
+
+  it.each([
+    ['a push by token', 'SELECT * FROM pushes WHERE url_token = ?', ['plan1'], 'ux_pushes_url_token'],
+    ['an owner\'s list page', 'SELECT * FROM pushes WHERE user_id = ? AND expired = ? ORDER BY id DESC LIMIT 51', [1, 0], 'ix_pushes_user_id_expired_id'],
+    ['the sweep\'s elapsed pushes', 'SELECT id FROM pushes WHERE expired = 0 AND expires_at <= ? ORDER BY expires_at LIMIT 2000', [Date.now()], 'ix_pushes_expired_expires_at'],
+    ['the purge\'s old expired pushes', 'SELECT id FROM pushes WHERE expired = 1 AND expired_on < ? ORDER BY expired_on LIMIT 2000', [Date.now()], 'ix_pushes_expired_expired_on'],
+    ['a push\'s audit page', 'SELECT * FROM audit_entries WHERE push_id = ? ORDER BY id ASC LIMIT 50', [1], 'ix_audit_entries_push_id_id'],
+    // MySQL plans a unique-key miss as "no matching row", so these look up rows that exist.
+    ['a user by email', 'SELECT * FROM users WHERE email = ?', () => ['first@example.com'], 'ux_users_email'],
+    ['an API token by hash', 'SELECT * FROM api_tokens WHERE token_hash = ?', () => [tokenHash], 'ux_api_tokens_token_hash'],
+  ])('uses an index for %s', async (_what, sql, params, index) => {
+    expect(await indexUsed(sql, typeof params === 'function' ? params() : params)).toBe(index);
+  });
+});
