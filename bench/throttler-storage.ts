@@ -71,8 +71,15 @@ async function measure(name: string, create: () => ThrottlerStorage): Promise<st
 
 async function main(): Promise<void> {
   const MemoryThrottlerStorage = await loadMemoryStorage();
-  const header = ['storage', ...CHECKPOINTS.flatMap((n) => [`at ${n.toLocaleString('en')}`, `mean to ${n.toLocaleString('en')}`]), 'heap retained'];
-  const rows = [await measure('MemoryThrottlerStorage', () => new MemoryThrottlerStorage()), await measure('ThrottlerStorageService', () => new ThrottlerStorageService())];
+  const header = [
+    'storage',
+    ...CHECKPOINTS.flatMap((n) => [`at ${n.toLocaleString('en')}`, `mean to ${n.toLocaleString('en')}`]),
+    'heap retained',
+  ];
+  const rows = [
+    await measure('MemoryThrottlerStorage', () => new MemoryThrottlerStorage()),
+    await measure('ThrottlerStorageService', () => new ThrottlerStorageService()),
+  ];
   console.log(`Node ${process.version}; µs per increment, one client, limit never reached`);
   for (const row of [header, header.map(() => '---'), ...rows]) console.log(`| ${row.join(' | ')} |`);
 }
