@@ -9,7 +9,7 @@ import { closeConnectionsWhenDraining } from './graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   const settings = loadSettings(readProcessEnv());
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), { bodyParser: false, bufferLogs: true, abortOnError: false });
   configureApp(app, settings);
   const connections = closeConnectionsWhenDraining(app.getHttpServer());
   await app.listen(settings.port);

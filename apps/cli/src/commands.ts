@@ -25,7 +25,7 @@ const print = (value: unknown): void => {
 
 /** Runs `work` with the app's services, and turns account errors into command errors. */
 async function withServices(settings: Settings, work: (app: INestApplicationContext) => Promise<void>): Promise<void> {
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(settings));
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(settings), { abortOnError: false });
   try {
     await work(app);
   } catch (error) {

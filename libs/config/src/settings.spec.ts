@@ -100,6 +100,11 @@ describe('loadSettings', () => {
       expect(sut.kinds.text.expireAfterViews).toEqual({ default: 3, min: 1, max: 3 });
     });
 
+    it('refuses production without PWPUSH_MASTER_KEY before anything starts', () => {
+      expect(() => loadSettings({ NODE_ENV: 'production' })).toThrow(/^Invalid setting PWPUSH_MASTER_KEY: required when NODE_ENV=production/);
+      expect(loadSettings({ NODE_ENV: 'development' }).masterKey).toBeUndefined();
+    });
+
     it('reads master keys, trusted proxies and the base URL', () => {
       const previous = 'CD'.repeat(32);
       const sut = loadSettings({

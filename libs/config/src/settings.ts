@@ -61,6 +61,9 @@ export interface Settings {
 
 export type Env = Record<string, string | undefined>;
 
+export const MASTER_KEY_REQUIRED =
+  'Invalid setting PWPUSH_MASTER_KEY: required when NODE_ENV=production (64 hex characters, e.g. from `openssl rand -hex 32`).';
+
 /** Raised for any setting that cannot be used; the message names the variable. */
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
@@ -124,6 +127,8 @@ export function loadSettings(env: Env): Settings {
     metricsToken: read.optional('METRICS_TOKEN', (v) => !/\s/.test(v), 'must not contain whitespace'),
     corsOrigins: read.list('CORS_ORIGINS', isOrigin, 'must be comma-separated origins such as https://app.example.com, or *').map((o) => o.replace(/\/$/, '')),
   };
+  // Checked here, before anything starts, so the operator gets one clear line.
+  if (settings.production && !settings.masterKey) throw new SettingsError(MASTER_KEY_REQUIRED);
   return settings;
 }
 

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Settings, SettingsError } from '@app/config';
+import { MASTER_KEY_REQUIRED, Settings, SettingsError } from '@app/config';
 
 const KEY_FILE = 'master.key';
 
@@ -13,9 +13,7 @@ const KEY_FILE = 'master.key';
 export function resolveMasterKey(settings: Settings, logger = new Logger('Crypto')): string {
   if (settings.masterKey) return settings.masterKey;
   if (settings.production) {
-    throw new SettingsError(
-      'Invalid setting PWPUSH_MASTER_KEY: required when NODE_ENV=production (64 hex characters, e.g. from `openssl rand -hex 32`).',
-    );
+    throw new SettingsError(MASTER_KEY_REQUIRED);
   }
   const path = join(settings.dataDir, KEY_FILE);
   try {
