@@ -134,14 +134,8 @@ export class PushesRepository {
   }
 
   /** Expires the owner's pushes whose day window has elapsed, so lists agree with retrievals; returns how many. */
-  async expireElapsedOwnedBy(userId: number, now: number): Promise<number> {
-    const result = await this.pushes
-      .createQueryBuilder()
-      .update()
-      .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
-      .where('user_id = :userId AND expired = 0 AND expires_at <= :now', { userId, now })
-      .execute();
-    return result.affected ?? 0;
+  expireElapsedOwnedBy(userId: number, now: number): Promise<number> {
+    return this.expireWhere('user_id = :userId AND expires_at <= :now', { userId, now }, now);
   }
 
   /**
@@ -151,14 +145,7 @@ export class PushesRepository {
    */
   async expireElapsedBatch(now: number, batch: number): Promise<number> {
     const ids = await this.idsWhere('expired = 0 AND expires_at <= :now', { now }, 'expires_at', batch);
-    if (ids.length === 0) return 0;
-    const result = await this.pushes
-      .createQueryBuilder()
-      .update()
-      .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
-      .where('id IN (:...ids) AND expired = 0 AND expires_at <= :now', { ids, now })
-      .execute();
-    return result.affected ?? 0;
+    return ids.length === 0 ? 0 : this.expireWhere('id IN (:...ids) AND expires_at <= :now', { ids, now }, now);
   }
 
   /** Deletes up to `batch` pushes that expired before `cutoff`; their audit entries go with them (FK cascade). */
@@ -181,12 +168,20 @@ export class PushesRepository {
   }
 
   /** Expires every active push of the owner (the owner's account is being deleted). */
-  async expireAllOwnedBy(userId: number, now: number): Promise<number> {
+  expireAllOwnedBy(userId: number, now: number): Promise<number> {
+    return this.expireWhere('user_id = :userId', { userId }, now);
+  }
+
+  /**
+   * Expires the active pushes that also match `condition`, destroying their secrets, in one
+   * set-based UPDATE that re-checks `expired = 0`; returns how many this call expired.
+   */
+  private async expireWhere(condition: string, parameters: Record<string, unknown>, now: number): Promise<number> {
     const result = await this.pushes
       .createQueryBuilder()
       .update()
       .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
-      .where('user_id = :userId AND expired = 0', { userId })
+      .where(`expired = 0 AND ${condition}`, parameters)
       .execute();
     return result.affected ?? 0;
   }
