@@ -5,7 +5,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { Request, Response } from 'express';
 import { map, Observable } from 'rxjs';
 import { InjectSettings, Settings } from '@app/config';
-import { clientInfoOf } from './client-info';
+import { clientInfoOf, publicBaseUrl } from './client-info';
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE = 200;
@@ -51,7 +51,7 @@ export class PageInterceptor<T> implements NestInterceptor<Page<T>, T[]> {
       map((page) => {
         if (page.hasNext) {
           const request = http.getRequest<Request>();
-          const base = this.settings.overrideBaseUrl ?? clientInfoOf(request).baseUrl;
+          const base = publicBaseUrl(this.settings, clientInfoOf(request));
           http.getResponse<Response>().setHeader('Link', `<${base}${request.path}?page=${page.page + 1}>; rel="next"`);
         }
         return page.items;

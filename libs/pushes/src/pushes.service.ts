@@ -10,6 +10,7 @@ import {
   NotFoundError,
   Page,
   PAGE_SIZE,
+  publicBaseUrl,
   PassphraseRequiredError,
   toPage,
   TooManyRequestsError,
@@ -249,7 +250,7 @@ export class PushesService {
   }
 
   private baseUrl(client: ClientInfo): string {
-    return this.settings.overrideBaseUrl ?? client.baseUrl;
+    return publicBaseUrl(this.settings, client);
   }
 }
 
