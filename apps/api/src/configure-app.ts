@@ -3,7 +3,6 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import multer from 'multer';
 import { Logger } from 'nestjs-pino';
 import type { Settings } from '@app/config';
-import { requestId } from './logging.module';
 import { configureHttpPolicies } from './http-policies';
 import { setupOpenApi } from './openapi';
 
@@ -23,25 +22,33 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.set('etag', false);
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
-  // First, so that every answer carries X-Request-Id, even a body-parser failure's.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    requestId(req, res);
-    next();
-  });
+  // First, so that every answer carries X-Request-Id and the security headers, even a body-parser failure's.
   configureHttpPolicies(app, settings);
-  app.use(express.json({ limit: BODY_LIMIT }));
-  app.use(express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }));
-  app.use(multipartFields);
-  app.use(bodyErrorHandler);
-  app.use(rejectDeepBodies);
+  app.use(readBody);
   setupOpenApi(app);
+}
+
+/**
+ * JSON, form and multipart bodies, in one middleware that requests without a body (most of them)
+ * pass through at once. Each parser skips content types that are not its own.
+ */
+function readBody(req: Request, res: Response, next: NextFunction): void {
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+  let index = 0;
+  const parseNext = (error?: unknown): void => {
+    if (error) return answerBodyError(error, res, next);
+    const parser = PARSERS[index++];
+    if (parser) return parser(req, res, parseNext);
+    rejectDeepBodies(req, res, next);
+  };
+  parseNext();
 }
 
 const parseMultipart = multer({ limits: { fields: FORM_PARAMETER_LIMIT, fieldSize: 16 * 1024 * 1024, files: 0 } }).none();
 
 /**
  * multipart/form-data bodies (the reference's web form posts `push[payload]` and friends): fields
- * only, since file attachments are not available. Failures are tagged for bodyErrorHandler.
+ * only, since file attachments are not available. Failures are tagged for answerBodyError.
  */
 function multipartFields(req: Request, res: Response, next: NextFunction): void {
   parseMultipart(req, res, (error?: unknown) => {
@@ -50,6 +57,12 @@ function multipartFields(req: Request, res: Response, next: NextFunction): void 
     next({ status: 400, type: `multipart.${typeof code === 'string' ? code : 'malformed'}` });
   });
 }
+
+const PARSERS = [
+  express.json({ limit: BODY_LIMIT }),
+  express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }),
+  multipartFields,
+];
 
 /** Far deeper than any valid request; deeper bodies would exhaust the stack of the validation layers. */
 const MAX_BODY_DEPTH = 32;
@@ -91,7 +104,8 @@ const BODY_ERRORS = new Map<string | undefined, [status: number, message: string
 const MALFORMED: [number, string] = [400, 'Malformed request body: expected valid JSON.'];
 
 /** Body-parser failures answer in the contract's JSON error shape instead of Express's HTML page. */
-function bodyErrorHandler(error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction): void {
+function answerBodyError(failure: unknown, res: Response, next: NextFunction): void {
+  const error = failure as { status?: number; type?: string };
   const clientError = error.status !== undefined && error.status >= 400 && error.status < 500;
   const answer = BODY_ERRORS.get(error.type) ?? (clientError ? MALFORMED : undefined);
   if (res.headersSent || answer === undefined) return next(error);

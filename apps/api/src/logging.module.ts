@@ -6,31 +6,89 @@ import type { Settings } from '@app/config';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Fields that hold secrets (or driver errors that quote them) wherever they sit in a log object. */
-const SECRET_FIELDS = ['payload', 'note', 'passphrase', 'password', 'token', 'api_token', 'url_token', 'access_token', 'parameters', 'driverError'];
 /**
- * Belt and braces: the serializers below already keep only safe fields, but anything that
- * later logs a request, a response or an error object whole still cannot leak these.
+ * Keys whose values never reach a log, at any depth: secrets, credentials, bodies, and driver
+ * errors' SQL and parameters (which can quote them).
  */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-user-token"]',
-  'req.headers["x-passphrase"]',
-  'req.query.passphrase',
-  'req.query.access_token',
-  'req.body',
-  'res.headers["set-cookie"]',
-  'res.body',
-  'err.query',
-  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`]),
-];
+const SECRET_KEYS = new Set([
+  'payload',
+  'note',
+  'passphrase',
+  'password',
+  'token',
+  'api_token',
+  'url_token',
+  'access_token',
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-user-token',
+  'x-passphrase',
+  'body',
+  'query',
+  'sql',
+  'parameters',
+  'driverError',
+]);
+/** Deeper than anything the service logs; what lies below is dropped rather than inspected. */
+const MAX_LOG_DEPTH = 6;
+const CENSORED = '[redacted]';
+
+/**
+ * Belt and braces: the serializers below already keep only safe fields of requests, responses and
+ * errors, but an object logged whole anywhere else still cannot leak a secret. Copy-on-write, so
+ * the usual small log object (no secret key) costs one walk and no allocation.
+ */
+export function censorSecrets<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_LOG_DEPTH) return CENSORED as T;
+  const source = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(source)) {
+    const child = source[key];
+    const safe = SECRET_KEYS.has(key) ? CENSORED : censorSecrets(child, depth + 1);
+    if (safe === child) continue;
+    copy ??= Array.isArray(source) ? ([...source] as unknown as Record<string, unknown>) : { ...source };
+    copy[key] = safe;
+  }
+  return (copy ?? value) as T;
+}
+
+/** `req`, `res` and `err` are left to their serializers (which pino applies after this). */
+const SERIALIZED_KEYS = new Set(['req', 'res', 'err']);
+
+function censorLogObject(object: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(object)) {
+    if (SERIALIZED_KEYS.has(key)) continue;
+    const child = object[key];
+    const safe = SECRET_KEYS.has(key) ? CENSORED : censorSecrets(child, 1);
+    if (safe === child) continue;
+    copy ??= { ...object };
+    copy[key] = safe;
+  }
+  return copy ?? object;
+}
 
 /** Errors by type and code only: messages can quote bodies (JSON parse errors) or SQL parameters. */
 export function serializeError(error: unknown): { type: string; code?: string } {
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
   return { type: typeof name === 'string' ? name : typeof error, ...(typeof code === 'string' ? { code } : {}) };
 }
+
+/** Requests by id, method and masked URL; responses by status; errors by type and code. */
+const serializers = {
+  req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+  res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  err: serializeError,
+};
+
+/**
+ * What keeps secrets out of every log line, for the app's logger and for tests: the serializers,
+ * and the censor over everything else a log call is given. (Pino does not pass child loggers'
+ * bindings through it; the only child the service makes is the request logger, bound to `req`.)
+ */
+export const LOG_SAFETY = { serializers, formatters: { log: censorLogObject } };
 
 /**
  * Keeps secrets out of request logs: the query string (which may hold a passphrase) is dropped
@@ -66,12 +124,7 @@ export class LoggingModule {
           pinoHttp: {
             level: settings.logLevel,
             genReqId: requestId,
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-              err: serializeError,
-            },
-            redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+            ...LOG_SAFETY,
             customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
           },
         }),

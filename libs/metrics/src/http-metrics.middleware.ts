@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Metrics } from './metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -24,16 +24,15 @@ export function statusClassLabel(status: number): string {
 }
 
 /**
- * Times every request, including those answered before routing (404s, malformed bodies), which
- * are labelled `unmatched`. Installed first so the time includes body parsing.
+ * Times a request, including one answered before routing (404s, malformed bodies), labelled
+ * `unmatched` then. Called as the request arrives, so the time includes body parsing.
  */
-export function httpMetricsMiddleware(metrics: Metrics) {
-  return (request: Request, response: Response, next: NextFunction): void => {
+export function requestTimer(metrics: Metrics) {
+  return (request: Request, response: Response): void => {
     const started = process.hrtime.bigint();
     response.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observeRequest(routeLabel(request), methodLabel(request.method), statusClassLabel(response.statusCode), seconds);
     });
-    next();
   };
 }
