@@ -52,6 +52,14 @@ describe('rate limits in one process', () => {
     expect((await api.get(unknownPreview, clientIp())).status).toBe(404);
   });
 
+  it('counts IPv6 clients per /64: addresses of one network share a budget, another network has its own', async () => {
+    const api = client(app.baseUrl);
+    const host = (suffix: string) => ({ 'x-forwarded-for': `2001:db8:7:1::${suffix}` });
+    for (let i = 1; i <= 10; i++) expect((await api.get(unknownPreview, host(i.toString(16)))).status).toBe(404);
+    expect((await api.get(unknownPreview, host('ffff'))).status).toBe(429);
+    expect((await api.get(unknownPreview, { 'x-forwarded-for': '2001:db8:7:2::1' })).status).toBe(404);
+  });
+
   it('does not limit the version, health, readiness and metrics endpoints', async () => {
     const api = client(app.baseUrl);
     const ip = clientIp();

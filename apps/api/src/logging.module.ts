@@ -78,7 +78,8 @@ export function serializeError(error: unknown): { type: string; code?: string } 
 
 /** Requests by id, method and masked URL; responses by status; errors by type and code. */
 const serializers = {
-  req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+  // Given the raw request (wrapSerializers is off): Express rewrites `url` while routing, never `originalUrl`.
+  req: (req: { id: string; method: string; url: string; originalUrl?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.originalUrl ?? req.url) }),
   res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
   err: serializeError,
 };
@@ -125,6 +126,8 @@ export class LoggingModule {
             level: settings.logLevel,
             genReqId: requestId,
             ...LOG_SAFETY,
+            // The serializers get the request and response themselves, not pino's full copies of them.
+            wrapSerializers: false,
             customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
           },
         }),
