@@ -20,6 +20,8 @@ export interface BenchOptions {
   logLevel: string;
   /** `raised`: rate limits far above the load (the guard runs, nothing is refused); `off`: no rate limiting. */
   throttling: 'raised' | 'off';
+  /** The servers' V8 heap limit (--max-old-space-size), in MB; 0 leaves V8's default for this host. */
+  heapMb: number;
   build: boolean;
   /** The built service to measure (its apps/api and apps/cli), e.g. another checkout's dist/. */
   dist?: string;
@@ -40,6 +42,10 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
   --log-level <level>   the service's LOG_LEVEL                        (default info)
   --throttling <mode>   raised: PWP__THROTTLING__* far above the load, so the guard runs but never refuses;
                         off: both set to 0 (no rate limiting)          (default raised)
+  --heap-mb <n>         both servers' V8 heap limit (--max-old-space-size): what V8 picks inside the Helm
+                        chart's default 512 MiB memory limit; 0 = V8's default for this host (about a
+                        quarter of its memory, so garbage is collected lazily and RSS runs higher)
+                                                                       (default 256)
   --mysql-url <url>     MySQL/MariaDB server for the mysql runs        (default mysql://root@127.0.0.1:3306)
   --no-build            use the existing dist/ instead of running npm run build
   --dist <dir>          measure the service built in <dir> (another checkout's dist/); implies --no-build
@@ -79,7 +85,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
     given.set(name, value);
   }
-  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'throttling', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
+  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'throttling', 'heap-mb', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
   const unknown = [...given.keys()].filter((name) => !known.has(name));
   if (unknown.length > 0) throw new Error(`Unknown option(s) ${unknown.map((n) => `--${n}`).join(', ')}\n${USAGE}`);
   if (given.get('help') === 'true') return 'help';
@@ -93,6 +99,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     targets: list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS),
     logLevel: given.get('log-level') ?? 'info',
     throttling: list('throttling', given.get('throttling') ?? 'raised', ['raised', 'off'] as const)[0],
+    heapMb: given.get('heap-mb') === '0' ? 0 : positive('heap-mb', given.get('heap-mb') ?? '256', 64),
     build: !truthy('no-build') && !given.has('dist'),
     dist: given.get('dist'),
     mysqlUrl: given.get('mysql-url') ?? 'mysql://root@127.0.0.1:3306',

@@ -57,7 +57,10 @@ function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: s
 async function startTarget(target: Target, dbs: BenchDatabases, options: BenchOptions, dist: string, profileDir: string | undefined): Promise<ServerProcess> {
   const port = await freePort();
   const env = serverEnv(target, dbs.urls[target], port, join(dbs.dir, 'data'), options);
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${target}-${Date.now()}.cpuprofile`] : [];
+  const nodeArgs = [
+    ...(options.heapMb > 0 ? [`--max-old-space-size=${options.heapMb}`] : []),
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${target}-${Date.now()}.cpuprofile`] : []),
+  ];
   const script = target === 'service' ? serverMain(dist) : FLOOR_MAIN;
   return startServer(target, script, nodeArgs, env, port, '/api/v2/version', join(dbs.dir, `${target}.log`));
 }
@@ -162,7 +165,7 @@ async function main(): Promise<void> {
   const table = formatTable(rows);
   const caption =
     `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` +
-    `service LOG_LEVEL=${options.logLevel}, rate limits ${options.throttling}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
+    `service LOG_LEVEL=${options.logLevel}, rate limits ${options.throttling}; heap limit ${options.heapMb > 0 ? `${options.heapMb} MB` : 'V8 default'}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
   process.stdout.write(`${table}\n\n${caption}\n`);
 
   const out = options.out ? resolve(options.out) : join(resultsDir, `${stamp}.json`);

@@ -1,5 +1,5 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import { ThrottlerGuard } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import { TooManyRequestsError } from '@app/common';
 
@@ -9,40 +9,52 @@ const SKIP_ALL = 'THROTTLER:SKIP' + 'default';
 const KEY_MEMO_SIZE = 10_000;
 
 /**
- * The stock guard keys its counters by controller and handler, giving each route its own budget;
- * the reference product limits a client as a whole, so the key here is the client alone. The
- * client is `request.ip` (the stock tracker), i.e. X-Forwarded-For only from trusted proxies,
- * the same address the audit log records; IPv6 clients count per /64. Hashed, so Redis holds no
- * addresses. Normalising and hashing an address costs more than counting it, so each client's
- * key is worked out once and remembered.
+ * Counts each client's requests against the module's throttlers (per second, per minute) in
+ * @nestjs/throttler's storage, Redis when configured.
+ *
+ * The stock guard keys its counters by controller and handler, giving each route its own budget,
+ * and resolves per-route overrides through a dozen metadata lookups on every request; the
+ * reference product limits a client as a whole, and this service overrides no limit per route,
+ * so the key here is the client alone and a bare @SkipThrottle() (read once per route) is the
+ * only per-route setting. The client is `request.ip` (the stock tracker), i.e. X-Forwarded-For
+ * only from trusted proxies, the same address the audit log records; IPv6 clients count per /64.
+ * Hashed, so Redis holds no addresses; worked out once per address and remembered.
  */
 @Injectable()
 export class ClientRateLimitGuard extends ThrottlerGuard {
   private readonly keysByAddress = new Map<string, string>();
+  private readonly skippedRoutes = new Map<object, boolean>();
 
-  /** A bare @SkipThrottle() exempts the route from every window, whatever the throttlers are named. */
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return this.reflector.getAllAndOverride<boolean | undefined>(SKIP_ALL, [context.getHandler(), context.getClass()]) === true;
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.skips(context)) return true;
+    const key = await this.clientKey(context.switchToHttp().getRequest());
+    for (const { name = 'default', ttl, limit, blockDuration } of this.throttlers) {
+      // RateLimitModule configures plain numbers, never the functions the options type also allows.
+      const window = ttl as number;
+      const counted = await this.storageService.increment(key, window, limit as number, (blockDuration as number | undefined) ?? window, name);
+      if (counted.isBlocked) throw new TooManyRequestsError('Rate limit exceeded. Try again later.', Math.max(1, counted.timeToBlockExpire));
+    }
+    return true;
   }
 
-  /** The client's counter key (the stock guard's tracker, normalised, then hashed). */
-  protected override async getTracker(request: { ip?: string }): Promise<string> {
+  private skips(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let skipped = this.skippedRoutes.get(handler);
+    if (skipped === undefined) {
+      skipped = this.reflector.getAllAndOverride<boolean | undefined>(SKIP_ALL, [handler, context.getClass()]) === true;
+      this.skippedRoutes.set(handler, skipped);
+    }
+    return skipped;
+  }
+
+  private async clientKey(request: { ip?: string }): Promise<string> {
     const address = request.ip ?? '';
     let key = this.keysByAddress.get(address);
     if (key === undefined) {
-      key = `throttle:${createHash('sha256').update(await super.getTracker(request)).digest('base64url').slice(0, 24)}`;
+      key = `throttle:${createHash('sha256').update(await this.getTracker(request)).digest('base64url').slice(0, 24)}`;
       if (this.keysByAddress.size >= KEY_MEMO_SIZE) this.keysByAddress.clear();
       this.keysByAddress.set(address, key);
     }
     return key;
-  }
-
-  /** The same budget for every route: the key is the client's alone. */
-  protected override generateKey(_context: ExecutionContext, clientKey: string): string {
-    return clientKey;
-  }
-
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    throw new TooManyRequestsError('Rate limit exceeded. Try again later.', Math.max(1, detail.timeToBlockExpire));
   }
 }
