@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import type { Engine, Target } from './options';
+import { type Engine, type Target, TARGETS } from './options';
 
 export interface BenchDatabases {
   /** A DATABASE_URL per server: each gets its own fresh, empty database. */
@@ -20,21 +20,16 @@ function serverUrl(mysqlUrl: string): URL {
 }
 
 /**
- * Fresh databases for one engine: two SQLite files in a temporary directory, or two new MySQL
- * databases `pwpush_bench_<random>_{service,floor}` on the given server, dropped afterwards.
+ * Fresh databases for one engine, one per server: SQLite files in a temporary directory, or new
+ * MySQL databases `pwpush_bench_<random>_<server>` on the given server, dropped afterwards.
  */
 export async function createDatabases(engine: Engine, mysqlUrl: string): Promise<BenchDatabases> {
   const dir = mkdtempSync(join(tmpdir(), `pwpush-bench-${engine}-`));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
-  if (engine === 'sqlite') {
-    return {
-      urls: { service: `sqlite:${join(dir, 'service.sqlite3')}`, floor: `sqlite:${join(dir, 'floor.sqlite3')}` },
-      dir,
-      drop: async () => removeDir(),
-    };
-  }
+  const perTarget = (value: (target: Target) => string) => Object.fromEntries(TARGETS.map((target) => [target, value(target)])) as Record<Target, string>;
+  if (engine === 'sqlite') return { urls: perTarget((target) => `sqlite:${join(dir, `${target}.sqlite3`)}`), dir, drop: async () => removeDir() };
   const base = `pwpush_bench_${randomBytes(5).toString('hex')}`;
-  const names: Record<Target, string> = { service: `${base}_service`, floor: `${base}_floor` };
+  const names = perTarget((target) => `${base}_${target}`);
   const admin = await createConnection({ uri: serverUrl(mysqlUrl).toString() });
   try {
     for (const name of Object.values(names)) {
@@ -49,7 +44,7 @@ export async function createDatabases(engine: Engine, mysqlUrl: string): Promise
     return url.toString();
   };
   return {
-    urls: { service: urlOf(names.service), floor: urlOf(names.floor) },
+    urls: perTarget((target) => urlOf(names[target])),
     dir,
     drop: async () => {
       removeDir();

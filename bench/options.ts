@@ -4,7 +4,8 @@ export const ALL_SCENARIOS = [...SCENARIOS, 'version'] as const;
 export type Scenario = (typeof ALL_SCENARIOS)[number];
 export const ENGINES = ['sqlite', 'mysql'] as const;
 export type Engine = (typeof ENGINES)[number];
-export const TARGETS = ['service', 'floor'] as const;
+/** floor: node:http by hand; express: the same handlers on bare Express 5 (see bench/floor/server.ts). */
+export const TARGETS = ['service', 'floor', 'express'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export interface BenchOptions {
@@ -38,7 +39,7 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
   --db <list>           sqlite,mysql                                   (default both)
   --scenarios <list>    create,retrieve,preview,mix, and version (the HTTP stack alone, no database)
                                                                        (default create,retrieve,preview,mix)
-  --targets <list>      service,floor                                  (default both)
+  --targets <list>      service,floor,express                          (default all three)
   --log-level <level>   the service's LOG_LEVEL                        (default info)
   --throttling <mode>   raised: PWP__THROTTLING__* far above the load, so the guard runs but never refuses;
                         off: both set to 0 (no rate limiting)          (default raised)

@@ -6,8 +6,11 @@ export interface ResultRow {
   scenario: Scenario;
   service?: Measurement;
   floor?: Measurement;
+  express?: Measurement;
   /** service req/s ÷ floor req/s. */
   ratio?: number;
+  /** service req/s ÷ Express floor req/s. */
+  expressRatio?: number;
 }
 
 export interface ServerSummary {
@@ -27,7 +30,12 @@ function cells(m: Measurement | undefined): string[] {
   return [int(m.requestsPerSecond), ms(m.latencyMs.p50), ms(m.latencyMs.p99), int(m.errors), int(m.peakRssMb), int(m.cpuMicrosPerRequest)];
 }
 
-/** One Markdown table: each engine and scenario on a row, the service and the floor side by side. */
+const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${Math.round(ratio * 100)}%`);
+
+/**
+ * One Markdown table: each engine and scenario on a row, the service and the floor side by side,
+ * then the Express floor's throughput and CPU.
+ */
 export function formatTable(rows: ResultRow[]): string {
   const header = [
     'database',
@@ -45,13 +53,18 @@ export function formatTable(rows: ResultRow[]): string {
     'RSS MB',
     'CPU µs/req',
     'service/floor',
+    'Express floor req/s',
+    'CPU µs/req',
+    'service/Express floor',
   ];
   const body = rows.map((row) => [
     ENGINE_LABEL[row.engine],
     row.scenario,
     ...cells(row.service),
     ...cells(row.floor),
-    row.ratio === undefined ? '-' : `${Math.round(row.ratio * 100)}%`,
+    percent(row.ratio),
+    ...cells(row.express).filter((_, i) => i === 0 || i === 5),
+    percent(row.expressRatio),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cols: string[]) => `| ${cols.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;

@@ -40,7 +40,9 @@ const cleanups: (() => Promise<void>)[] = [];
 
 function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: string, options: BenchOptions): NodeJS.ProcessEnv {
   const base = { PATH: process.env.PATH, NODE_ENV: 'production' };
-  if (target === 'floor') return { ...base, FLOOR_PORT: String(port), FLOOR_DATABASE_URL: databaseUrl, FLOOR_MASTER_KEY: MASTER_KEY };
+  if (target !== 'service') {
+    return { ...base, FLOOR_PORT: String(port), FLOOR_DATABASE_URL: databaseUrl, FLOOR_MASTER_KEY: MASTER_KEY, FLOOR_FRAMEWORK: target === 'express' ? 'express' : 'http' };
+  }
   return {
     ...base,
     PORT: String(port),
@@ -102,6 +104,7 @@ async function runEngine(
         );
       }
       if (row.service && row.floor) row.ratio = row.service.requestsPerSecond / row.floor.requestsPerSecond;
+      if (row.service && row.express) row.expressRatio = row.service.requestsPerSecond / row.express.requestsPerSecond;
       rows.push(row);
     }
     const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.monitor.lifetimePeak() }));

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import express, { type Request, type Response } from 'express';
 import { FloorCipher } from './cipher';
 import { type FloorStore, mysqlStore, type PushRow, sqliteStore } from './store';
 
@@ -9,8 +10,12 @@ import { type FloorStore, mysqlStore, type PushRow, sqliteStore } from './store'
  * (encrypted payload, audit entries, compare-and-set view claim) and answers the same JSON
  * shapes, so the service's figures can be read against what the stack itself allows.
  *
+ * With FLOOR_FRAMEWORK=express the same handlers run on bare Express 5, the HTTP framework under
+ * the service's Nest: what is left between that floor and the service is Nest and the service's
+ * own policies (auth, rate limits, validation, logging, metrics, security headers).
+ *
  * Started by bench/run.ts: FLOOR_PORT, FLOOR_DATABASE_URL (sqlite:<path> or mysql://...),
- * FLOOR_MASTER_KEY (64 hex).
+ * FLOOR_MASTER_KEY (64 hex), FLOOR_FRAMEWORK (http, the default, or express).
  */
 
 const DAY_MS = 86_400_000;
@@ -196,14 +201,24 @@ const VERSION = {
 
 const PUSH_PATH = /^\/api\/v2\/pushes\/([A-Za-z0-9_-]+)(\/preview)?$/;
 
-async function route(floor: Floor, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const path = (request.url ?? '/').split('?')[0];
-  const client: Client = {
+function clientOf(request: IncomingMessage): Client {
+  return {
     ip: request.socket.remoteAddress ?? '',
     userAgent: (request.headers['user-agent'] ?? '').slice(0, 255),
     referrer: (request.headers.referer ?? '').slice(0, 255),
     baseUrl: `http://${request.headers.host}`,
   };
+}
+
+function fail(response: ServerResponse, error: unknown): void {
+  if (error instanceof HttpError) return send(response, error.status, error.body);
+  process.stderr.write(`floor: ${error instanceof Error ? error.name : 'error'}\n`);
+  send(response, 500, { error: 'Internal server error' });
+}
+
+async function route(floor: Floor, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const path = (request.url ?? '/').split('?')[0];
+  const client = clientOf(request);
   if (request.method === 'POST' && path === '/api/v2/pushes') return send(response, 201, await floor.create(await readBody(request), client));
   if (request.method === 'GET' && path === '/api/v2/version') return send(response, 200, VERSION);
   const match = request.method === 'GET' ? PUSH_PATH.exec(path) : null;
@@ -212,19 +227,42 @@ async function route(floor: Floor, request: IncomingMessage, response: ServerRes
   send(response, 404, { error: 'not-found' });
 }
 
+/** The same routes as Express routes, answered the Express way (res.json), as Nest's adapter does. */
+function expressFloor(floor: Floor): RequestListener {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(express.json({ limit: BODY_LIMIT }));
+  const answer =
+    (status: number, work: (request: Request) => unknown, noStore = false) =>
+    (request: Request, response: Response): void => {
+      Promise.resolve()
+        .then(() => work(request))
+        .then(
+          (body) => {
+            response.status(status).set('X-Request-Id', randomUUID());
+            if (noStore) response.set('Cache-Control', 'no-store');
+            response.json(body);
+          },
+          (error: unknown) => fail(response, error),
+        );
+    };
+  app.post('/api/v2/pushes', answer(201, (request) => floor.create(request.body, clientOf(request))));
+  app.get('/api/v2/version', answer(200, () => VERSION));
+  app.get('/api/v2/pushes/:token/preview', answer(200, (request) => floor.preview(String(request.params.token), clientOf(request))));
+  app.get('/api/v2/pushes/:token', answer(200, (request) => floor.retrieve(String(request.params.token), clientOf(request)), true));
+  return app;
+}
+
 function main(): void {
   const url = process.env.FLOOR_DATABASE_URL ?? '';
   const key = Buffer.from(process.env.FLOOR_MASTER_KEY ?? '', 'hex');
   if (key.length !== 32) throw new Error('FLOOR_MASTER_KEY must be 64 hex characters');
   const store = url.startsWith('sqlite:') ? sqliteStore(url.slice('sqlite:'.length)) : mysqlStore(url);
   const floor = new Floor(store, new FloorCipher(key));
-  const server = createServer((request, response) => {
-    route(floor, request, response).catch((error: unknown) => {
-      if (error instanceof HttpError) return send(response, error.status, error.body);
-      process.stderr.write(`floor: ${error instanceof Error ? error.name : 'error'}\n`);
-      send(response, 500, { error: 'Internal server error' });
-    });
-  });
+  const listener: RequestListener =
+    process.env.FLOOR_FRAMEWORK === 'express' ? expressFloor(floor) : (request, response) => void route(floor, request, response).catch((error: unknown) => fail(response, error));
+  const server = createServer(listener);
   server.listen(Number(process.env.FLOOR_PORT ?? 5200), '127.0.0.1');
   process.once('SIGTERM', () => {
     server.close(() => void store.close().finally(() => process.exit(0)));
