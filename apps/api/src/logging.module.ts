@@ -30,23 +30,26 @@ const SECRET_KEYS = new Set([
   'parameters',
   'driverError',
 ]);
-/** Deeper than anything the service logs; what lies below is dropped rather than inspected. */
+/** Deeper than anything the service logs; whatever lies below is censored whole, unread. */
 const MAX_LOG_DEPTH = 6;
 const CENSORED = '[redacted]';
+/** Left to their serializers (which pino applies after the censor): they keep only safe fields. */
+const SERIALIZED_KEYS: ReadonlySet<string> = new Set(['req', 'res', 'err']);
 
 /**
  * Belt and braces: the serializers below already keep only safe fields of requests, responses and
  * errors, but an object logged whole anywhere else still cannot leak a secret. Copy-on-write, so
  * the usual small log object (no secret key) costs one walk and no allocation.
  */
-export function censorSecrets<T>(value: T, depth = 0): T {
+function censor<T>(value: T, depth: number, leave?: ReadonlySet<string>): T {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_LOG_DEPTH) return CENSORED as T;
   const source = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(source)) {
+    if (leave?.has(key)) continue;
     const child = source[key];
-    const safe = SECRET_KEYS.has(key) ? CENSORED : censorSecrets(child, depth + 1);
+    const safe = SECRET_KEYS.has(key) ? CENSORED : censor(child, depth + 1);
     if (safe === child) continue;
     copy ??= Array.isArray(source) ? ([...source] as unknown as Record<string, unknown>) : { ...source };
     copy[key] = safe;
@@ -54,21 +57,7 @@ export function censorSecrets<T>(value: T, depth = 0): T {
   return (copy ?? value) as T;
 }
 
-/** `req`, `res` and `err` are left to their serializers (which pino applies after this). */
-const SERIALIZED_KEYS = new Set(['req', 'res', 'err']);
-
-function censorLogObject(object: Record<string, unknown>): Record<string, unknown> {
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(object)) {
-    if (SERIALIZED_KEYS.has(key)) continue;
-    const child = object[key];
-    const safe = SECRET_KEYS.has(key) ? CENSORED : censorSecrets(child, 1);
-    if (safe === child) continue;
-    copy ??= { ...object };
-    copy[key] = safe;
-  }
-  return copy ?? object;
-}
+const censorLogObject = (object: Record<string, unknown>) => censor(object, 0, SERIALIZED_KEYS);
 
 /** Errors by type and code only: messages can quote bodies (JSON parse errors) or SQL parameters. */
 export function serializeError(error: unknown): { type: string; code?: string } {
