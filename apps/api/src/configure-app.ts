@@ -1,9 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
-import { Logger } from 'nestjs-pino';
 import type { Settings } from '@app/config';
 import { configureHttpPolicies } from './http-policies';
+import { AppLogger } from './logging.module';
 import { setupOpenApi } from './openapi';
 
 /** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
@@ -16,7 +16,7 @@ const FORM_PARAMETER_LIMIT = 100;
  * both run the same stack.
  */
 export function configureApp(app: NestExpressApplication, settings: Settings): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
   // Answers are per-request JSON, mostly secrets marked no-store: hashing each body for an ETag is wasted work.
   app.set('etag', false);

@@ -2,28 +2,35 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { Settings } from '@app/config';
-import { Metrics, requestTimer } from '@app/metrics';
-import { requestId } from './logging.module';
+import { Metrics, recordRequest } from '@app/metrics';
+import { AppLogger, requestId } from './logging.module';
 
 /** Swagger UI's path prefix (its page and assets); see openapi.ts. */
 const DOCS_PATH = /^\/api-docs(?:[/.?]|$)/;
 
 /**
  * Cross-cutting response policies, installed first so that every response gets them, including
- * 404s and rejected bodies: the request id (X-Request-Id), request timing for /metrics,
- * X-Robots-Tag (secrets live behind these URLs: nothing here belongs in a search index), helmet's
+ * 404s and rejected bodies: the request id (X-Request-Id), the request's line in the log and
+ * its duration for /metrics, X-Robots-Tag (secrets live behind these URLs: nothing here belongs in a search index), helmet's
  * security headers, and CORS when CORS_ORIGINS allows some origins (none by default). One
  * middleware rather than one each: every Express layer costs every request.
  */
 export function configureHttpPolicies(app: NestExpressApplication, settings: Settings): void {
-  const timeRequest = requestTimer(app.get(Metrics));
+  const metrics = app.get(Metrics);
+  const logger = app.get(AppLogger);
   const api = helmet();
   // Swagger UI loads its scripts from 'self' and uses inline styles, which helmet's default CSP
   // allows; only upgrade-insecure-requests would break its assets on a plain-http deployment.
   const docs = helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
   app.use((req: Request, res: Response, next: NextFunction) => {
     requestId(req, res);
-    timeRequest(req, res);
+    const started = process.hrtime.bigint();
+    // After 'finish' for an answered request; alone when the client went away first.
+    res.once('close', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (res.writableFinished) recordRequest(metrics, req, res, seconds);
+      logger.request(req, res, seconds);
+    });
     res.setHeader('X-Robots-Tag', 'noindex, nofollow');
     (DOCS_PATH.test(req.path) ? docs : api)(req, res, next);
   });

@@ -1,7 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, LoggerService, Module } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { LoggerModule } from 'nestjs-pino';
+import pino, { type Level, type Logger } from 'pino';
 import type { Settings } from '@app/config';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -92,8 +92,7 @@ export function redactUrl(url: string | undefined): string {
 
 /**
  * The request's id: the caller's X-Request-Id when it is sane, else a new UUID; echoed in the
- * response. Idempotent, so it can run before body parsing (whose errors are answered early) and
- * again in the logger.
+ * response. Idempotent: whoever needs it first sets it.
  */
 export function requestId(request: IncomingMessage & { id?: unknown }, response: ServerResponse): string {
   if (typeof request.id === 'string') return request.id;
@@ -104,23 +103,58 @@ export function requestId(request: IncomingMessage & { id?: unknown }, response:
   return id;
 }
 
+/**
+ * The process's one pino logger (JSON lines on stdout, with LOG_SAFETY), serving both as Nest's
+ * LoggerService, for the app's own lines with their `context`, and as the request log: one line
+ * per request once its answer has gone or its client has gone away.
+ */
+export class AppLogger implements LoggerService {
+  constructor(private readonly pino: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+
+  request(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+    const level = res.statusCode >= 500 ? 'error' : 'info';
+    if (!this.pino.isLevelEnabled(level)) return;
+    this.pino[level]({ req, res, responseTime: Math.round(seconds * 1000) }, res.writableFinished ? 'request completed' : 'request aborted');
+  }
+
+  /**
+   * Nest passes the context last (`log(text, 'Health')`, `error(text, stack, 'Health')`). Stack
+   * traces are not logged, and errors only by type and code, as everywhere else.
+   */
+  private write(level: Level, message: unknown, rest: unknown[]): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const last = rest[rest.length - 1];
+    const context = typeof last === 'string' ? last : undefined;
+    if (message instanceof Error) this.pino[level]({ context, err: message }, message.name);
+    else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message });
+    else this.pino[level]({ context }, String(message));
+  }
+}
+
+/** Provides the AppLogger; main.ts and the tests hand it to Nest (app.useLogger) in configureApp. */
 @Module({})
 export class LoggingModule {
   static forRoot(settings: Settings): DynamicModule {
-    return {
-      module: LoggingModule,
-      imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: settings.logLevel,
-            genReqId: requestId,
-            ...LOG_SAFETY,
-            // The serializers get the request and response themselves, not pino's full copies of them.
-            wrapSerializers: false,
-            customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-          },
-        }),
-      ],
-    };
+    const logger = new AppLogger(pino({ level: settings.logLevel, ...LOG_SAFETY }));
+    return { module: LoggingModule, providers: [{ provide: AppLogger, useValue: logger }], exports: [AppLogger] };
   }
 }

@@ -30,14 +30,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    const [status, body, headers] = this.describe(exception);
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const [status, body, headers] = this.describe(exception, http.getRequest<{ id?: unknown }>().id);
     if (response.headersSent) return;
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     response.status(status).json(body);
   }
 
-  private describe(exception: unknown): [number, ErrorBody, Record<string, string>] {
+  /** `requestId` goes into the log lines, to join them with the request's own. */
+  private describe(exception: unknown, requestId: unknown): [number, ErrorBody, Record<string, string>] {
     if (exception instanceof ValidationFailedError) {
       return [HttpStatus.UNPROCESSABLE_ENTITY, { error: exception.message, errors: exception.errors }, {}];
     }
@@ -61,11 +63,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // Driver errors can quote SQL parameters, i.e. ciphertexts and tokens: log the kind, never the text.
     const name = exception instanceof Error ? exception.name : typeof exception;
     const code = errorCode(exception);
+    const what = `${name}${code ? ` (${code})` : ''} in request ${String(requestId)}`;
     if (isUnavailableError(exception)) {
-      this.logger.warn(`Database unavailable: ${name}${code ? ` (${code})` : ''}`);
+      this.logger.warn(`Database unavailable: ${what}`);
       return [HttpStatus.SERVICE_UNAVAILABLE, { error: 'service-unavailable' }, { 'Retry-After': RETRY_UNAVAILABLE_AFTER }];
     }
-    this.logger.error(`Unhandled ${name}${code ? ` (${code})` : ''}`);
+    this.logger.error(`Unhandled ${what}`);
     return [HttpStatus.INTERNAL_SERVER_ERROR, { error: 'internal-error' }, {}];
   }
 

@@ -24,15 +24,9 @@ export function statusClassLabel(status: number): string {
 }
 
 /**
- * Times a request, including one answered before routing (404s, malformed bodies), labelled
- * `unmatched` then. Called as the request arrives, so the time includes body parsing.
+ * Records an answered request's duration under its route template, method and status class.
+ * Requests answered before routing (404s, malformed bodies) are `unmatched`.
  */
-export function requestTimer(metrics: Metrics) {
-  return (request: Request, response: Response): void => {
-    const started = process.hrtime.bigint();
-    response.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.observeRequest(routeLabel(request), methodLabel(request.method), statusClassLabel(response.statusCode), seconds);
-    });
-  };
+export function recordRequest(metrics: Metrics, request: Request, response: Response, seconds: number): void {
+  metrics.observeRequest(routeLabel(request), methodLabel(request.method), statusClassLabel(response.statusCode), seconds);
 }

@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics: the Metrics service (HTTP request durations and the business counters that
- * other libraries increment), the request-timing middleware, and the /metrics endpoint.
+ * other libraries increment), request timing, and the /metrics endpoint.
  * Label values come only from small fixed sets, never from tokens, paths or user input.
  */
 export * from './metrics.module';
 export { Metrics, type RetrievalOutcome, type ExpiryReason } from './metrics';
-export { requestTimer, routeLabel, methodLabel, statusClassLabel } from './http-metrics.middleware';
+export { recordRequest, routeLabel, methodLabel, statusClassLabel } from './http-metrics.middleware';
