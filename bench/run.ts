@@ -23,11 +23,14 @@ const cliMain = (dist: string) => join(dist, 'apps', 'cli', 'src', 'main.js');
 /**
  * Copies the build under test to a directory of its own, so that a rebuild of dist/ by someone
  * else during the run (nest build empties it first) cannot pull files from under the server.
+ * It runs with the node_modules beside the build (another checkout's dependencies may differ),
+ * else this project's.
  */
 function snapshotBuild(dist: string): { dist: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'pwpush-bench-build-'));
   cpSync(dist, join(dir, 'dist'), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const besideBuild = join(resolve(dist), '..', 'node_modules');
+  symlinkSync(existsSync(besideBuild) ? besideBuild : join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return { dist: join(dir, 'dist'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 const FLOOR_MAIN = join(__dirname, 'floor', 'server.js');

@@ -10,10 +10,10 @@ const DOCS_PATH = /^\/api-docs(?:[/.?]|$)/;
 
 /**
  * Cross-cutting response policies, installed first so that every response gets them, including
- * 404s and rejected bodies: the request id (X-Request-Id), the request's line in the log and
- * its duration for /metrics, X-Robots-Tag (secrets live behind these URLs: nothing here belongs in a search index), helmet's
- * security headers, and CORS when CORS_ORIGINS allows some origins (none by default). One
- * middleware rather than one each: every Express layer costs every request.
+ * 404s and rejected bodies: the request id (X-Request-Id), the request's log line and its
+ * duration for /metrics, X-Robots-Tag (secrets live behind these URLs: nothing here belongs in a
+ * search index), helmet's security headers, and CORS when CORS_ORIGINS allows some origins (none
+ * by default). One middleware rather than one each: every Express layer costs every request.
  */
 export function configureHttpPolicies(app: NestExpressApplication, settings: Settings): void {
   const metrics = app.get(Metrics);
