@@ -111,24 +111,12 @@ export function requestId(request: IncomingMessage & { id?: unknown }, response:
 export class AppLogger implements LoggerService {
   constructor(private readonly pino: Logger) {}
 
-  log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
-  }
-  error(message: unknown, ...rest: unknown[]): void {
-    this.write('error', message, rest);
-  }
-  warn(message: unknown, ...rest: unknown[]): void {
-    this.write('warn', message, rest);
-  }
-  debug(message: unknown, ...rest: unknown[]): void {
-    this.write('debug', message, rest);
-  }
-  verbose(message: unknown, ...rest: unknown[]): void {
-    this.write('trace', message, rest);
-  }
-  fatal(message: unknown, ...rest: unknown[]): void {
-    this.write('fatal', message, rest);
-  }
+  readonly log = (message: unknown, ...rest: unknown[]): void => this.write('info', message, rest);
+  readonly error = (message: unknown, ...rest: unknown[]): void => this.write('error', message, rest);
+  readonly warn = (message: unknown, ...rest: unknown[]): void => this.write('warn', message, rest);
+  readonly debug = (message: unknown, ...rest: unknown[]): void => this.write('debug', message, rest);
+  readonly verbose = (message: unknown, ...rest: unknown[]): void => this.write('trace', message, rest);
+  readonly fatal = (message: unknown, ...rest: unknown[]): void => this.write('fatal', message, rest);
 
   request(req: IncomingMessage, res: ServerResponse, seconds: number): void {
     const level = res.statusCode >= 500 ? 'error' : 'info';
