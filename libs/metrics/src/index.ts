@@ -5,4 +5,4 @@
  */
 export * from './metrics.module';
 export { Metrics, type RetrievalOutcome, type ExpiryReason } from './metrics';
-export { recordRequest, routeLabel, methodLabel, statusClassLabel } from './http-metrics.middleware';
+export { recordRequest, routeLabel, methodLabel, statusClassLabel } from './http-metrics';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { methodLabel, routeLabel, statusClassLabel } from './http-metrics.middleware';
+import { methodLabel, routeLabel, statusClassLabel } from './http-metrics';
 
 const requestWith = (route: unknown, baseUrl = ''): Request => ({ route, baseUrl }) as unknown as Request;
 
