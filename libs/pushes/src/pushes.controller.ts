@@ -5,7 +5,6 @@ import { Client, type ClientInfo, type Page, PageQuery, Paginated } from '@app/c
 import { CreatePushBody } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 import { PassphraseQuery } from './dto/passphrase-query.dto';
-import { NoStore } from './no-store.decorator';
 import {
   ApiCreatePush,
   ApiDeletePush,
@@ -48,7 +47,6 @@ export class PushesController {
   }
 
   @Get(':url_token')
-  @NoStore()
   @ApiRetrievePush()
   retrieve(
     @Param('url_token') urlToken: string,

@@ -4,7 +4,7 @@ import { AuditModule } from '@app/audit';
 import { MetricsModule } from '@app/metrics';
 import { RedisModule } from '@app/redis';
 import { ExpirySweepService } from './expiry-sweep.service';
-import { noStore } from './no-store.decorator';
+import { noStore } from './no-store.middleware';
 import { PassphraseAttempts } from './passphrase-attempts';
 import { PushEntity } from './push.entity';
 import { PushesController } from './pushes.controller';
