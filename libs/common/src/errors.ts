@@ -81,8 +81,14 @@ const UNAVAILABLE_CODES = new Set([
   'ER_LOCK_WAIT_TIMEOUT',
   'SQLITE_BUSY',
   'SQLITE_CANTOPEN',
-  'SQLITE_IOERR',
 ]);
+
+/** An error's code, or that of the driver error a TypeORM error wraps: safe to log, unlike messages. */
+export function errorCode(error: unknown): string | undefined {
+  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  const found = typeof code === 'string' ? code : driverError?.code;
+  return typeof found === 'string' ? found : undefined;
+}
 
 /** Whether an error (or the driver error a TypeORM error wraps) says a dependency is unavailable. */
 export function isUnavailableError(error: unknown): boolean {

@@ -2,6 +2,7 @@ import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpExcepti
 import type { Response } from 'express';
 import {
   BadRequestError,
+  errorCode,
   ForbiddenError,
   NotFoundError,
   PassphraseRequiredError,
@@ -89,8 +90,3 @@ export class ApiExceptionFilter implements ExceptionFilter {
 }
 
 /** The driver's error code, from the error or the driver error a TypeORM error wraps. */
-function errorCode(exception: unknown): string | undefined {
-  const { code, driverError } = (exception ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
-  const found = typeof code === 'string' ? code : driverError?.code;
-  return typeof found === 'string' ? found : undefined;
-}

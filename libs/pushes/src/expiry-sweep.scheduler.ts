@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { errorCode } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { ExpirySweepService } from './expiry-sweep.service';
 
@@ -28,7 +29,8 @@ export class ExpirySweepScheduler implements OnApplicationBootstrap {
       await this.sweep.sweep();
     } catch (error) {
       // A failed round (database briefly away) is retried at the next tick.
-      this.logger.error(`Expiry sweep failed: ${error instanceof Error ? error.name : 'error'}${(error as { code?: string }).code ? ` (${(error as { code?: string }).code})` : ''}`);
+      const code = errorCode(error);
+      this.logger.error(`Expiry sweep failed: ${error instanceof Error ? error.name : 'error'}${code ? ` (${code})` : ''}`);
     } finally {
       this.running = false;
     }
