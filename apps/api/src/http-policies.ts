@@ -4,9 +4,10 @@ import helmet from 'helmet';
 import type { Settings } from '@app/config';
 import { Metrics, recordRequest } from '@app/metrics';
 import { AppLogger, requestId } from './logging.module';
+import { OPENAPI_UI_PATH } from './openapi';
 
-/** Swagger UI's path prefix (its page and assets); see openapi.ts. */
-const DOCS_PATH = /^\/api-docs(?:[/.?]|$)/;
+/** Swagger UI's path prefix: its page, its assets and the JSON document. */
+const DOCS_PATH = new RegExp(`^/${OPENAPI_UI_PATH}(?:[/.?]|$)`);
 
 /**
  * Cross-cutting response policies, installed first so that every response gets them, including

@@ -60,7 +60,7 @@ function censor<T>(value: T, depth: number, leave?: ReadonlySet<string>): T {
 const censorLogObject = (object: Record<string, unknown>) => censor(object, 0, SERIALIZED_KEYS);
 
 /** Errors by type and code only: messages can quote bodies (JSON parse errors) or SQL parameters. */
-export function serializeError(error: unknown): { type: string; code?: string } {
+function serializeError(error: unknown): { type: string; code?: string } {
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
   return { type: typeof name === 'string' ? name : typeof error, ...(typeof code === 'string' ? { code } : {}) };
 }
@@ -92,10 +92,9 @@ export function redactUrl(url: string | undefined): string {
 
 /**
  * The request's id: the caller's X-Request-Id when it is sane, else a new UUID; echoed in the
- * response. Idempotent: whoever needs it first sets it.
+ * response. Set once per request, by the first middleware (http-policies.ts).
  */
 export function requestId(request: IncomingMessage & { id?: unknown }, response: ServerResponse): string {
-  if (typeof request.id === 'string') return request.id;
   const given = request.headers['x-request-id'];
   const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
   request.id = id;

@@ -6,7 +6,7 @@ import { VersionModule } from '@app/version';
 
 /** Swagger UI; the document itself is at `/api-docs.json`. */
 export const OPENAPI_UI_PATH = 'api-docs';
-export const OPENAPI_JSON_PATH = 'api-docs.json';
+const OPENAPI_JSON_PATH = 'api-docs.json';
 
 const DESCRIPTION = `A self-hosted secret-sharing service: an owner pushes a secret, gets a link, the recipient retrieves it,
 and the secret destroys itself after N views or N days. A drop-in replacement for Password Pusher's JSON API v2.

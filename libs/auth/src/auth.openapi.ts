@@ -2,9 +2,9 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiSecurity, type DocumentBuilder } from '@nestjs/swagger';
 
 /** Names of the security schemes in the OpenAPI document. */
-export const BEARER_SCHEME = 'bearer';
-export const USER_EMAIL_SCHEME = 'userEmail';
-export const USER_TOKEN_SCHEME = 'userToken';
+const BEARER_SCHEME = 'bearer';
+const USER_EMAIL_SCHEME = 'userEmail';
+const USER_TOKEN_SCHEME = 'userToken';
 
 const BEARER = { [BEARER_SCHEME]: [] };
 /** The legacy pair only works together, so it is one requirement naming both schemes. */

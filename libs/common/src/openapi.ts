@@ -45,13 +45,13 @@ export class PassphraseErrorResponse extends ErrorResponse {
 const header = (description: string, schema: SchemaObject, required = true): HeadersObject[string] => ({ description, schema, required });
 
 /** Every answer carries it: the id is assigned before anything else runs. */
-export const REQUEST_ID_HEADER: HeadersObject = {
+const REQUEST_ID_HEADER: HeadersObject = {
   'X-Request-Id': header("The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID.", {
     type: 'string',
   }),
 };
 
-export const RETRY_AFTER_HEADER: HeadersObject = {
+const RETRY_AFTER_HEADER: HeadersObject = {
   'Retry-After': header('Seconds until requests are accepted again.', { type: 'integer', minimum: 0 }),
 };
 

@@ -61,7 +61,7 @@ export interface Settings {
 
 export type Env = Record<string, string | undefined>;
 
-export const MASTER_KEY_REQUIRED =
+const MASTER_KEY_REQUIRED =
   'Invalid setting PWPUSH_MASTER_KEY: required when NODE_ENV=production (64 hex characters, e.g. from `openssl rand -hex 32`).';
 
 /** Raised for any setting that cannot be used; the message names the variable. */

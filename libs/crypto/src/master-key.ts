@@ -2,19 +2,17 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MASTER_KEY_REQUIRED, Settings, SettingsError } from '@app/config';
+import { Settings, SettingsError } from '@app/config';
 
 const KEY_FILE = 'master.key';
 
 /**
  * The current encryption key: PWPUSH_MASTER_KEY, or outside production a key kept in
- * `<DATA_DIR>/master.key`, created on first use. Production without a key refuses to start.
+ * `<DATA_DIR>/master.key`, created on first use. (Production without a key never gets here:
+ * loadSettings refuses it.)
  */
 export function resolveMasterKey(settings: Settings, logger = new Logger('Crypto')): string {
   if (settings.masterKey) return settings.masterKey;
-  if (settings.production) {
-    throw new SettingsError(MASTER_KEY_REQUIRED);
-  }
   const path = join(settings.dataDir, KEY_FILE);
   try {
     const stored = readFileSync(path, 'utf8').trim();

@@ -8,7 +8,7 @@ import { MIGRATIONS } from './migrations';
  * The one place that turns settings into TypeORM options: used by the Nest app, the CLI
  * and ormconfig.ts. The schema only ever changes through migrations.
  */
-export function dataSourceOptions(settings: Pick<Settings, 'database'> & Partial<Pick<Settings, 'databaseTimeouts'>>): DataSourceOptions {
+export function dataSourceOptions(settings: Pick<Settings, 'database' | 'databaseTimeouts'>): DataSourceOptions {
   const common = { synchronize: false, migrationsRun: false, migrations: MIGRATIONS, logging: false } as const;
   const { database } = settings;
   if (database.type === 'sqlite') {
@@ -33,6 +33,6 @@ export function dataSourceOptions(settings: Pick<Settings, 'database'> & Partial
     supportBigNumbers: true,
     bigNumberStrings: false,
     poolSize: 10,
-    connectTimeout: settings.databaseTimeouts?.connectMs ?? 5000,
+    connectTimeout: settings.databaseTimeouts.connectMs,
   };
 }

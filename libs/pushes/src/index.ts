@@ -2,5 +2,5 @@
 export * from './pushes.module';
 export { PushesService } from './pushes.service';
 export { PushEntity } from './push.entity';
-export { ExpirySweepService, type SweepResult } from './expiry-sweep.service';
+export { ExpirySweepService } from './expiry-sweep.service';
 export { ExpirySweepModule } from './expiry-sweep.module';
