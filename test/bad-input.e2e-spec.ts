@@ -164,9 +164,9 @@ const cases: Case[] = [
   ['kind an array', text('kind', ['text']), 422, 'kind'],
   ['kind with a NUL', text('kind', 'text\u0000'), 422, 'kind'],
   ['kind null (the default)', text('kind', null), 201, { kind: 'text' }],
-  ['kind file', text('kind', 'file'), 422, 'kind', 'File pushes are disabled.'],
-  ['files given (kind file by default)', push({ files: ['x'] }), 422, 'kind', 'File pushes are disabled.'],
-  ['files not a list', text('files', 'x'), 422, 'files'],
+  ['kind file without a token', text('kind', 'file'), 401, undefined, 'File pushes require authentication.'],
+  ['files given without a token', push({ files: ['x'] }), 401, undefined, 'File pushes require authentication.'],
+  ['files not a list, without a token', text('files', 'x'), 401, undefined, 'File pushes require authentication.'],
 
   // expire_after_days (1..90) and expire_after_views (1..100)
   ...(['expire_after_days', 'expire_after_views'] as const).flatMap((field): Case[] => [

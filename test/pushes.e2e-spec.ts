@@ -88,12 +88,15 @@ describe('push lifecycle', () => {
     });
 
     it('refuses file pushes while attachments are not available', async () => {
-      const { status, body } = await api.post('/api/v2/pushes', { push: { kind: 'file', payload: 'x' } });
+      const owner = { authorization: `Bearer ${await app.createUser('files@example.com')}` };
+      const { status, body } = await api.post('/api/v2/pushes', { push: { kind: 'file', payload: 'x' } }, owner);
       expect(status).toBe(422);
       expect(body).toEqual({ error: 'File pushes are disabled.', errors: { kind: ['File pushes are disabled.'] } });
-      const implied = await api.post('/api/v2/pushes', { push: { payload: 'x', files: ['a'] } });
+      const implied = await api.post('/api/v2/pushes', { push: { payload: 'x', files: ['a'] } }, owner);
       expect(implied.status).toBe(422);
       expect(implied.body.error).toBe('File pushes are disabled.');
+      const notAList = await api.post('/api/v2/pushes', { push: { payload: 'x', files: 'a' } }, owner);
+      expect(notAList.body.errors).toEqual({ files: ['Files must be a list.'] });
     });
 
     it('requires a payload', async () => {
@@ -121,7 +124,8 @@ describe('push lifecycle', () => {
       const withFile = new FormData();
       withFile.append('push[payload]', 'x');
       withFile.append('push[files][]', new Blob(['file body']), 'a.txt');
-      const refused = await fetch(`${app.baseUrl}/api/v2/pushes`, { method: 'POST', body: withFile });
+      const owner = { authorization: `Bearer ${await app.createUser('multipart@example.com')}` };
+      const refused = await fetch(`${app.baseUrl}/api/v2/pushes`, { method: 'POST', body: withFile, headers: owner });
       expect(refused.status).toBe(422);
       expect(await refused.json()).toEqual({ error: 'File pushes are disabled.', errors: { files: ['File pushes are disabled.'] } });
 

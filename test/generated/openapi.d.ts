@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create a push
-         * @description Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. With an API token the push belongs to its user, who can then list it, read its audit log and delete it. The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, `push[expire_after_views]`, ... (file parts are refused while file pushes are not available).
+         * @description Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. With an API token the push belongs to its user, who can then list it, read its audit log and delete it. The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, `push[expire_after_views]`, ... (file parts are refused while file pushes are not available; without an API token a file part is a 401).
          */
         post: operations["createPush"];
         delete?: never;
@@ -310,15 +310,15 @@ export interface components {
              */
             json_url: string;
             /**
-             * @description The owner's label.
+             * @description The owner's label; `""` when none was given.
              * @example Wi-Fi for guests
              */
-            name: string | null;
+            name: string;
             /**
-             * @description The owner's private note (kept after expiry).
+             * @description The owner's private note (kept after expiry); `""` when none was given.
              * @example Sent to Alice
              */
-            note: string | null;
+            note: string;
         };
         PassphraseErrorResponse: {
             /**
@@ -373,6 +373,12 @@ export interface components {
              * @example 7
              */
             expire_after_days?: number | null;
+            /**
+             * @description The reference's duration choice, as its official CLI sends it instead of expire_after_days: 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days. Other values are a 422, and so is a different expire_after_days beside it; the days must lie in the kind's range. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 12
+             * @enum {integer|null}
+             */
+            expire_after_duration?: 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | null;
             /**
              * @description Counted views until expiry, within the kind's range (default 5, from 1 to 100 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
              * @example 5
@@ -706,7 +712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The API token sent is not valid; file pushes, or any push when anonymous use is off, need one. */
+            /** @description The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), or any push when anonymous use is off, need one. Checked before anything else about the body. */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -772,7 +778,7 @@ export interface operations {
     listActivePushes: {
         parameters: {
             query?: {
-                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else is a 400. */
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
                 page?: number;
             };
             header?: never;
@@ -794,7 +800,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnedPushResponse"][];
                 };
             };
-            /** @description The page parameter is not an integer from 1 to 200. */
+            /** @description The page parameter is not an integer from 1 to 200, or is given as a list or object (`page[]=1`). */
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -849,7 +855,7 @@ export interface operations {
     listExpiredPushes: {
         parameters: {
             query?: {
-                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else is a 400. */
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
                 page?: number;
             };
             header?: never;
@@ -871,7 +877,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnedPushResponse"][];
                 };
             };
-            /** @description The page parameter is not an integer from 1 to 200. */
+            /** @description The page parameter is not an integer from 1 to 200, or is given as a list or object (`page[]=1`). */
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -926,7 +932,7 @@ export interface operations {
     retrievePush: {
         parameters: {
             query?: {
-                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice is a 400. */
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
                 passphrase?: string;
             };
             header?: {
@@ -954,7 +960,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrievedPushResponse"];
                 };
             };
-            /** @description The url_token is not valid percent-encoding, or `passphrase` is given more than once in the query. */
+            /** @description The url_token is not valid percent-encoding, or `passphrase` is given more than once or as a list or object in the query. */
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -1020,7 +1026,7 @@ export interface operations {
     deletePush: {
         parameters: {
             query?: {
-                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice is a 400. */
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
                 passphrase?: string;
             };
             header?: {
@@ -1046,7 +1052,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushResponse"];
                 };
             };
-            /** @description The url_token is not valid percent-encoding, or `passphrase` is given more than once in the query. */
+            /** @description The url_token is not valid percent-encoding, or `passphrase` is given more than once or as a list or object in the query. */
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -1123,7 +1129,7 @@ export interface operations {
     getPushAudit: {
         parameters: {
             query?: {
-                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else is a 400. */
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
                 page?: number;
             };
             header?: never;
@@ -1146,7 +1152,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditLogResponse"];
                 };
             };
-            /** @description The url_token is not valid percent-encoding, or the page parameter is not an integer from 1 to 200 (`Invalid page parameter`). */
+            /** @description The url_token is not valid percent-encoding, or the page parameter is not an integer from 1 to 200 or not a scalar (`Invalid page parameter`). */
             400: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */

@@ -54,8 +54,6 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     // Every test file's requests come from 127.0.0.1; rate-limit tests set their own limits.
     PWP__THROTTLING__MINUTE: '1000000',
     PWP__THROTTLING__SECOND: '1000000',
-    PWP__ENABLE_URL_PUSHES: 'true',
-    PWP__ENABLE_QR_PUSHES: 'true',
     ...env,
   });
   const clock = new TestClock();

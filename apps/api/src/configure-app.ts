@@ -1,14 +1,14 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import multer from 'multer';
 import type { Settings } from '@app/config';
 import { configureHttpPolicies } from './http-policies';
 import { AppLogger } from './logging.module';
 import { setupOpenApi } from './openapi';
+import { parseScalarQuery } from './query-string';
 
 /** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
 const BODY_LIMIT = '16mb';
-/** A push has about ten fields (plus up to ten file entries): a form body never needs more. */
+/** A push has about ten fields: a form body never needs more. */
 const FORM_PARAMETER_LIMIT = 100;
 
 /**
@@ -20,6 +20,7 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.disable('x-powered-by');
   // Answers are per-request JSON, mostly secrets marked no-store: hashing each body for an ETag is wasted work.
   app.set('etag', false);
+  app.set('query parser', parseScalarQuery);
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
   // First, so that every answer carries X-Request-Id and the security headers, even a body-parser failure's.
@@ -29,8 +30,9 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
 }
 
 /**
- * JSON, form and multipart bodies, in one middleware that requests without a body (most of them)
- * pass through at once. Each parser skips content types that are not its own.
+ * JSON and form bodies, in one middleware that requests without a body (most of them) pass
+ * through at once. Each parser skips content types that are not its own. Multipart bodies, which
+ * carry files, are read by the create route itself, after authentication (see @app/pushes).
  */
 function readBody(req: Request, res: Response, next: NextFunction): void {
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
@@ -44,24 +46,9 @@ function readBody(req: Request, res: Response, next: NextFunction): void {
   parseNext();
 }
 
-const parseMultipart = multer({ limits: { fields: FORM_PARAMETER_LIMIT, fieldSize: 16 * 1024 * 1024, files: 0 } }).none();
-
-/**
- * multipart/form-data bodies (the reference's web form posts `push[payload]` and friends): fields
- * only, since file attachments are not available. Failures are tagged for answerBodyError.
- */
-function multipartFields(req: Request, res: Response, next: NextFunction): void {
-  parseMultipart(req, res, (error?: unknown) => {
-    if (error === undefined) return next();
-    const code = (error as { code?: unknown }).code;
-    next({ status: 400, type: `multipart.${typeof code === 'string' ? code : 'malformed'}` });
-  });
-}
-
 const PARSERS = [
   express.json({ limit: BODY_LIMIT }),
   express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }),
-  multipartFields,
 ];
 
 /** Far deeper than any valid request; deeper bodies would exhaust the stack of the validation layers. */
@@ -86,8 +73,6 @@ function rejectDeepBodies(req: Request, res: Response, next: NextFunction): void
   next();
 }
 
-const FILES_DISABLED = 'File pushes are disabled.';
-
 /** What each body-parser failure tells the client; the parser's own messages can quote the body. */
 const BODY_ERRORS = new Map<string | undefined, [status: number, message: string]>([
   ['entity.too.large', [413, `Request body is too large (limit ${BODY_LIMIT}).`]],
@@ -95,11 +80,6 @@ const BODY_ERRORS = new Map<string | undefined, [status: number, message: string
   ['querystring.parse.rangeError', [400, 'Malformed request body: form parameters nested too deeply.']],
   ['charset.unsupported', [400, 'Malformed request body: unsupported charset (send UTF-8).']],
   ['encoding.unsupported', [400, 'Malformed request body: unsupported Content-Encoding (send identity, gzip, deflate or br).']],
-  ['multipart.LIMIT_FILE_COUNT', [422, FILES_DISABLED]],
-  ['multipart.LIMIT_UNEXPECTED_FILE', [422, FILES_DISABLED]],
-  ['multipart.LIMIT_FIELD_COUNT', [413, `Request body has too many form fields (limit ${FORM_PARAMETER_LIMIT}).`]],
-  ['multipart.LIMIT_FIELD_VALUE', [413, `Request body is too large (limit ${BODY_LIMIT}).`]],
-  ['multipart.malformed', [400, 'Malformed request body: invalid multipart form data.']],
 ]);
 const MALFORMED: [number, string] = [400, 'Malformed request body: expected valid JSON.'];
 
@@ -110,6 +90,5 @@ function answerBodyError(failure: unknown, res: Response, next: NextFunction): v
   const answer = BODY_ERRORS.get(error.type) ?? (clientError ? MALFORMED : undefined);
   if (res.headersSent || answer === undefined) return next(error);
   const [status, message] = answer;
-  // A 422 names the field, as validation errors do.
-  res.status(status).json(status === 422 ? { error: message, errors: { files: [message] } } : { error: message });
+  res.status(status).json({ error: message });
 }

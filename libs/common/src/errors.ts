@@ -13,6 +13,9 @@ export class NotFoundError extends Error {
 /** 400: the request cannot be read at all (missing body, bad page parameter, ...). */
 export class BadRequestError extends Error {}
 
+/** 413: the request body (or a file in it) is over a limit; refused while it streams in. */
+export class PayloadTooLargeError extends Error {}
+
 /** 422: the request is readable but breaks a rule; the first message doubles as `error`. */
 export class ValidationFailedError extends Error {
   constructor(readonly errors: FieldErrors) {

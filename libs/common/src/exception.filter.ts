@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   NotFoundError,
   PassphraseRequiredError,
+  PayloadTooLargeError,
   isUnavailableError,
   ServiceUnavailableError,
   TooManyRequestsError,
@@ -46,6 +47,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof NotFoundError) return [HttpStatus.NOT_FOUND, { error: 'not-found' }, {}];
     if (exception instanceof BadRequestError) return [HttpStatus.BAD_REQUEST, { error: exception.message }, {}];
+    if (exception instanceof PayloadTooLargeError) return [HttpStatus.PAYLOAD_TOO_LARGE, { error: exception.message }, {}];
     if (exception instanceof PassphraseRequiredError) {
       return [HttpStatus.UNAUTHORIZED, { error: exception.message, message: PASSPHRASE_MESSAGE }, {}];
     }

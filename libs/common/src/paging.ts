@@ -18,7 +18,7 @@ export class PageQuery {
     minimum: 1,
     maximum: MAX_PAGE,
     default: 1,
-    description: `Page number, ${PAGE_SIZE} items per page; a decimal integer from 1 to ${MAX_PAGE}, anything else is a 400.`,
+    description: `Page number, ${PAGE_SIZE} items per page; a decimal integer from 1 to ${MAX_PAGE}, anything else (also \`page[]=1\` or \`page[a]=1\`) is a 400.`,
   })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value))
   @IsOptional()

@@ -35,12 +35,12 @@ describe('loadSettings', () => {
       expect(sut.overrideBaseUrl).toBeUndefined();
     });
 
-    it('enables text pushes only, with the reference ranges and toggles', () => {
+    it('enables text, URL and QR pushes (as the reference 2.11.4 does), with the reference ranges and toggles', () => {
       expect(Object.fromEntries(Object.entries(sut.kinds).map(([kind, rules]) => [kind, rules.enabled]))).toEqual({
         text: true,
         file: false,
-        url: false,
-        qr: false,
+        url: true,
+        qr: true,
       });
       for (const rules of Object.values(sut.kinds)) {
         expect(rules).toMatchObject({

@@ -102,8 +102,8 @@ export function loadSettings(env: Env): Settings {
       text: readKind(read, 'PW', true),
       // File attachments are not built yet: the kind stays off whatever PWP__ENABLE_FILE_PUSHES says.
       file: { ...readKind(read, 'FILES', read.bool('PWP__ENABLE_FILE_PUSHES', false)), enabled: false },
-      url: readKind(read, 'URL', read.bool('PWP__ENABLE_URL_PUSHES', false)),
-      qr: readKind(read, 'QR', read.bool('PWP__ENABLE_QR_PUSHES', false)),
+      url: readKind(read, 'URL', read.bool('PWP__ENABLE_URL_PUSHES', true)),
+      qr: readKind(read, 'QR', read.bool('PWP__ENABLE_QR_PUSHES', true)),
     },
     maxFileUploads: read.int('PWP__FILES__MAX_FILE_UPLOADS', 10, 1, 100),
     trustedProxies: read.list('TRUST_PROXY', isCidr, 'must be comma-separated IP addresses or CIDR ranges'),

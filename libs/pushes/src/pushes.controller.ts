@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
 import { Client, type ClientInfo, type Page, PageQuery, Paginated } from '@app/common';
+import { CreatePushInterceptor } from './create-push.interceptor';
 import { CreatePushBody } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 import { PassphraseQuery } from './dto/passphrase-query.dto';
@@ -24,6 +25,7 @@ export class PushesController {
   constructor(private readonly pushes: PushesService) {}
 
   @Post()
+  @UseInterceptors(CreatePushInterceptor)
   @ApiCreatePush()
   create(@Body() body: CreatePushBody, @Client() client: ClientInfo, @CurrentUser() user?: AuthenticatedUser): Promise<OwnedPushResponse> {
     return this.pushes.create(body.push, client, user);

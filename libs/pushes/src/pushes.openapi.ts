@@ -41,10 +41,13 @@ const PassphraseHeader = () =>
   });
 
 /** Any request with an API token that is not valid, on every endpoint but version. */
-const ApiInvalidCredential = (description = 'The API token sent is unknown, revoked or blank (or none was sent where one is needed).') =>
+const ApiInvalidCredential = (
+  description = 'The API token sent is unknown, revoked or blank (or none was sent where one is needed).',
+  examples: Record<string, { summary: string; value: unknown }> = {},
+) =>
   ApiErrorResponse(401, description, {
     headers: WWW_AUTHENTICATE_HEADER,
-    examples: { invalidToken: INVALID_TOKEN, noToken: AUTH_REQUIRED },
+    examples: { invalidToken: INVALID_TOKEN, noToken: AUTH_REQUIRED, ...examples },
   });
 
 /** 401 either for the passphrase (with `message`, no WWW-Authenticate) or for the credential. */
@@ -87,7 +90,7 @@ export const ApiCreatePush = () =>
         'Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. ' +
         'With an API token the push belongs to its user, who can then list it, read its audit log and delete it. ' +
         'The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, ' +
-        '`push[expire_after_views]`, ... (file parts are refused while file pushes are not available).',
+        '`push[expire_after_views]`, ... (file parts are refused while file pushes are not available; without an API token a file part is a 401).',
     }),
     ApiOptionalAuthentication(),
     ApiBody({
@@ -113,7 +116,10 @@ export const ApiCreatePush = () =>
         malformed: { summary: 'Malformed JSON', value: { error: 'Malformed request body: expected valid JSON.' } },
       },
     }),
-    ApiInvalidCredential('The API token sent is not valid; file pushes, or any push when anonymous use is off, need one.'),
+    ApiInvalidCredential(
+      'The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), or any push when anonymous use is off, need one. Checked before anything else about the body.',
+      { filePush: { summary: 'A file push without a token', value: { error: 'File pushes require authentication.' } } },
+    ),
     ApiErrorResponse(413, 'The body is over 16 MB, or a form has more than 100 fields.', {
       example: 'Request body is too large (limit 16mb).',
     }),
@@ -141,7 +147,7 @@ const ApiListPushes = (expired: boolean) =>
       headers: LINK_HEADER,
       description: 'One page of pushes, with their owner data.',
     }),
-    ApiErrorResponse(400, 'The page parameter is not an integer from 1 to 200.', { example: 'Invalid page parameter' }),
+    ApiErrorResponse(400, 'The page parameter is not an integer from 1 to 200, or is given as a list or object (`page[]=1`).', { example: 'Invalid page parameter' }),
     ApiInvalidCredential(),
     ApiTooManyRequests(),
     ApiServiceUnavailable(),
@@ -175,7 +181,7 @@ export const ApiRetrievePush = () =>
         },
       },
     }),
-    ApiBadToken(', or `passphrase` is given more than once in the query'),
+    ApiBadToken(', or `passphrase` is given more than once or as a list or object in the query'),
     ApiPassphraseOrCredential(
       'The passphrase is missing or wrong (body with `message`), or the API token sent is not valid (with WWW-Authenticate).',
       {
@@ -216,7 +222,7 @@ export const ApiGetPushAudit = () =>
     }),
     UrlToken(),
     ApiJsonResponse(200, { type: AuditLogResponse, description: 'One page of audit entries.' }),
-    ApiBadToken(', or the page parameter is not an integer from 1 to 200 (`Invalid page parameter`)'),
+    ApiBadToken(', or the page parameter is not an integer from 1 to 200 or not a scalar (`Invalid page parameter`)'),
     ApiInvalidCredential(),
     ApiErrorResponse(403, 'The push belongs to someone else (or to nobody).', { example: "That push doesn't belong to you." }),
     ApiNotFound(),
@@ -238,7 +244,7 @@ export const ApiDeletePush = () =>
     ApiOptionalAuthentication(),
     PassphraseHeader(),
     ApiJsonResponse(200, { type: PushResponse, description: 'The push, now expired and deleted.' }),
-    ApiBadToken(', or `passphrase` is given more than once in the query'),
+    ApiBadToken(', or `passphrase` is given more than once or as a list or object in the query'),
     ApiPassphraseOrCredential(
       'An anonymous caller may not delete this push (with WWW-Authenticate), the API token sent is not valid, or a viewer gave a missing or wrong passphrase (body with `message`).',
       {

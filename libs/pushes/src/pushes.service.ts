@@ -21,7 +21,7 @@ import { InjectSettings, PushKind, Range, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
 import { Metrics, RetrievalOutcome } from '@app/metrics';
 import { PushInput } from './dto/create-push.dto';
-import { expiresAtFor, hasElapsed } from './expiry';
+import { DAYS_BY_DURATION, describeDurations, expiresAtFor, hasElapsed } from './expiry';
 import {
   mapOwnedPush,
   mapPush,
@@ -61,12 +61,20 @@ export class PushesService {
     private readonly metrics: Metrics,
   ) {}
 
+  /**
+   * Who may create: anyone (unless anonymous use is off, which the guard enforces), but file pushes
+   * need an owner. Checked before anything else about a create, also while file pushes are disabled.
+   */
+  checkCreator(push: { withFiles: boolean }, owner?: AuthenticatedUser): void {
+    if (push.withFiles && !owner) throw new UnauthenticatedError('File pushes require authentication.');
+  }
+
   async create(input: PushInput, client: ClientInfo, owner?: AuthenticatedUser): Promise<OwnedPushResponse> {
+    this.checkCreator({ withFiles: input.kind === 'file' || input.files !== undefined }, owner);
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
     const rules = this.creationRules(input);
-    if (rules.kind === 'file' && !owner) throw new UnauthenticatedError('File pushes require authentication.');
     const push = await this.repository.insert({
       ...rules,
       urlToken,
@@ -221,18 +229,11 @@ export class PushesService {
     const rules = this.settings.kinds[kind];
     if (!rules.enabled) throw ValidationFailedError.of('kind', DISABLED_MESSAGES[kind]);
     this.checkPayload(kind, input.payload);
-    const limit = (field: 'expire_after_days' | 'expire_after_views', range: Range) => {
-      const value = input[field] ?? range.default;
-      if (value < range.min || value > range.max) {
-        throw ValidationFailedError.of(field, `${humanize(field)} must be between ${range.min} and ${range.max}.`);
-      }
-      return value;
-    };
     const option = (toggle: { enabled: boolean; default: boolean }, chosen: boolean | undefined) => toggle.enabled && (chosen ?? toggle.default);
     return {
       kind,
-      expireAfterDays: limit('expire_after_days', rules.expireAfterDays),
-      expireAfterViews: limit('expire_after_views', rules.expireAfterViews),
+      expireAfterDays: expiryDays(input, rules.expireAfterDays),
+      expireAfterViews: withinRange('expire_after_views', input.expire_after_views ?? rules.expireAfterViews.default, rules.expireAfterViews),
       deletableByViewer: kind === 'url' ? null : option(rules.deletableByViewer, input.deletable_by_viewer),
       retrievalStep: option(rules.retrievalStep, input.retrieval_step),
     } satisfies Partial<NewPush>;
@@ -252,6 +253,33 @@ export class PushesService {
   private baseUrl(client: ClientInfo): string {
     return publicBaseUrl(this.settings, client);
   }
+}
+
+/**
+ * The push's days: `expire_after_days`, or `expire_after_duration` (the reference CLI's choice of
+ * duration) when given; both together must agree.
+ */
+function expiryDays(input: PushInput, range: Range): number {
+  const duration = input.expire_after_duration ?? undefined;
+  const days = input.expire_after_days ?? undefined;
+  if (duration === undefined) return withinRange('expire_after_days', days ?? range.default, range);
+  const field = 'expire_after_duration';
+  const durationDays = DAYS_BY_DURATION.get(duration);
+  if (durationDays === undefined) throw ValidationFailedError.of(field, `Expire after duration must be one of ${describeDurations()}.`);
+  if (days !== undefined && days !== durationDays) {
+    throw ValidationFailedError.of(field, `Expire after duration ${duration} means ${durationDays} days, but expire after days is ${days}: send one of them.`);
+  }
+  if (durationDays < range.min || durationDays > range.max) {
+    throw ValidationFailedError.of(field, `Expire after duration ${duration} (${durationDays} days) is outside the allowed ${range.min} to ${range.max} days.`);
+  }
+  return durationDays;
+}
+
+function withinRange(field: 'expire_after_days' | 'expire_after_views', value: number, range: Range): number {
+  if (value < range.min || value > range.max) {
+    throw ValidationFailedError.of(field, `${humanize(field)} must be between ${range.min} and ${range.max}.`);
+  }
+  return value;
 }
 
 function failedRetrievalOutcome(error: unknown): RetrievalOutcome | undefined {

@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
 import { OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
+import { DAYS_BY_DURATION, describeDurations } from '../expiry';
 
 export const PUSH_MISSING = 'param is missing or the value is empty or invalid: push';
 /** The longest text payload, in characters. */
@@ -42,6 +43,16 @@ export class PushInput {
   })
   @OptionalInteger()
   expire_after_days?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    enum: [...DAYS_BY_DURATION.keys()],
+    description: `The reference's duration choice, as its official CLI sends it instead of expire_after_days: ${describeDurations()}. Other values are a 422, and so is a different expire_after_days beside it; the days must lie in the kind's range. ${LENIENT_INTEGER}`,
+    example: 12,
+  })
+  @OptionalInteger()
+  expire_after_duration?: number;
 
   @ApiPropertyOptional({
     type: 'integer',

@@ -75,13 +75,13 @@ export class PushResponse {
   json_url!: string;
 }
 
-/** Create and list responses add the owner's own data. */
+/** Create and list responses add the owner's own data; `""` when not given, never null, as the reference answers. */
 export class OwnedPushResponse extends PushResponse {
-  @ApiProperty({ type: String, nullable: true, maxLength: 255, description: "The owner's label.", example: 'Wi-Fi for guests' })
-  name!: string | null;
+  @ApiProperty({ type: String, maxLength: 255, description: "The owner's label; `\"\"` when none was given.", example: 'Wi-Fi for guests' })
+  name!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: "The owner's private note (kept after expiry).", example: 'Sent to Alice' })
-  note!: string | null;
+  @ApiProperty({ type: String, description: "The owner's private note (kept after expiry); `\"\"` when none was given.", example: 'Sent to Alice' })
+  note!: string;
 }
 
 /** A file attached to a push (file pushes are not available yet, so lists are empty for now). */
@@ -148,7 +148,7 @@ export function mapPush(push: PushEntity, now: number, baseUrl: string): PushRes
 }
 
 export function mapOwnedPush(push: PushEntity, note: string | null, now: number, baseUrl: string): OwnedPushResponse {
-  return { ...mapPush(push, now, baseUrl), name: push.name, note };
+  return { ...mapPush(push, now, baseUrl), name: push.name ?? '', note: note ?? '' };
 }
 
 export function mapRetrievedPush(push: PushEntity, payload: string | null, now: number, baseUrl: string): RetrievedPushResponse {

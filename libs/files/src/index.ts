@@ -1,0 +1,2 @@
+/** Files: reading multipart request bodies as they stream in. */
+export * from './multipart-body';
