@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create a push
-         * @description Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. With an API token the push belongs to its user, who can then list it, read its audit log and delete it. The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, `push[expire_after_views]`, ... (file parts are refused while file pushes are not available; without an API token a file part is a 401).
+         * @description Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. With an API token the push belongs to its user, who can then list it, read its audit log and delete it. The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, `push[expire_after_views]`, ... Files make a file push (authentication needed): as `push[files][]` parts of a multipart body, encrypted into storage while they stream in, or base64-encoded in a JSON body's `files`. Limits: PWP__FILES__MAX_FILE_UPLOADS files (10), PWP__FILES__MAX_FILE_SIZE per file (100 MiB), PWP__FILES__MAX_PUSH_SIZE per push (500 MiB), PWP__FILES__MAX_JSON_BODY_SIZE for a JSON body with files (32 MiB). A file over a limit is refused the moment it goes over (413, and the connection is closed rather than the rest of the body read); nothing is kept of a create that fails.
          */
         post: operations["createPush"];
         delete?: never;
@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/pushes/{url_token}/files/{link}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file of a file push
+         * @description The `url` of a file in a retrieval's `files`: a signed link that works for PWP__FILES__LINK_LIFETIME_SECONDS (5 minutes), also after the view that used up the push. Served decrypted, as an attachment, with `Range` support (one range; `If-Range` with the ETag). Each download is audited (`file_download`). A forged, altered, lapsed or foreign link, or a push deleted or past its days, is a plain 404.
+         */
+        get: operations["downloadPushFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/pushes/{url_token}/preview": {
         parameters: {
             query?: never;
@@ -158,7 +178,7 @@ export interface components {
              * @example view
              * @enum {string}
              */
-            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view";
+            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download";
             /**
              * @description The client's address (from X-Forwarded-For only behind a trusted proxy).
              * @example 203.0.113.9
@@ -215,6 +235,24 @@ export interface components {
              * @example true
              */
             requires_authentication: boolean;
+        };
+        JsonFileInput: {
+            /**
+             * @description Shown to the recipient; data, never a path (control characters and slashes are removed, 255 characters kept).
+             * @example contract.pdf
+             */
+            filename: string;
+            /**
+             * @description A `type/subtype`; guessed from the filename when missing or vague.
+             * @example application/pdf
+             */
+            content_type?: string;
+            /**
+             * Format: byte
+             * @description The file's bytes, base64-encoded; the whole JSON body must fit PWP__FILES__MAX_JSON_BODY_SIZE.
+             * @example JVBERi0xLjcK
+             */
+            data: string;
         };
         OwnedPushResponse: {
             /**
@@ -352,7 +390,8 @@ export interface components {
             size: number;
             /**
              * Format: uri
-             * @description A short-lived download link.
+             * @description A signed download link, served by this service, that works for PWP__FILES__LINK_LIFETIME_SECONDS (default 5 minutes): also after the view that expired the push, until it lapses. GET it for the file's bytes (Range requests supported).
+             * @example https://pwpush.example.com/api/v2/pushes/fkwjfvhall1yh6ytNJMHDwbq/files/AQAAAAAAAQAAaSNBLnwRZ2kPRhNOhEUB9gFqHUAbkQ
              */
             url: string;
         };
@@ -409,8 +448,8 @@ export interface components {
              * @example Sent to Alice
              */
             note?: string;
-            /** @description Reserved for file attachments, which are not available yet: a non-empty list makes the push a file push, answered with 422. */
-            files?: unknown[];
+            /** @description Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files. */
+            files?: components["schemas"]["JsonFileInput"][];
         };
         PushResponse: {
             /**
@@ -687,6 +726,36 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreatePushBody"];
+                "application/x-www-form-urlencoded": {
+                    /** @description As `payload` in JSON; optional for file pushes. */
+                    "push[payload]"?: string;
+                    /** @enum {string} */
+                    "push[kind]"?: "text" | "file" | "url" | "qr";
+                    "push[expire_after_days]"?: number;
+                    "push[expire_after_duration]"?: number;
+                    "push[expire_after_views]"?: number;
+                    "push[deletable_by_viewer]"?: boolean;
+                    "push[retrieval_step]"?: boolean;
+                    "push[passphrase]"?: string;
+                    "push[name]"?: string;
+                    "push[note]"?: string;
+                };
+                "multipart/form-data": {
+                    /** @description As `payload` in JSON; optional for file pushes. */
+                    "push[payload]"?: string;
+                    /** @enum {string} */
+                    "push[kind]"?: "text" | "file" | "url" | "qr";
+                    "push[expire_after_days]"?: number;
+                    "push[expire_after_duration]"?: number;
+                    "push[expire_after_views]"?: number;
+                    "push[deletable_by_viewer]"?: boolean;
+                    "push[retrieval_step]"?: boolean;
+                    "push[passphrase]"?: string;
+                    "push[name]"?: string;
+                    "push[note]"?: string;
+                    /** @description multipart only: the files, streamed. */
+                    "push[files][]"?: string[];
+                };
             };
         };
         responses: {
@@ -725,7 +794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is over 16 MB, or a form has more than 100 fields. */
+            /** @description The body is over 16 MB (over PWP__FILES__MAX_JSON_BODY_SIZE for an authenticated create), a form has more than 100 fields, or a file is over a size limit. */
             413: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -736,7 +805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. A multipart body with a file part is refused while parsing (`files`: File pushes are disabled.). */
+            /** @description The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. Files: more than PWP__FILES__MAX_FILE_UPLOADS, file pushes disabled, files on a push of another kind, or a file push without files. */
             422: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -1189,6 +1258,142 @@ export interface operations {
             };
             /** @description No push has this token. */
             404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    downloadPushFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The push's token, as returned by create. */
+                url_token: string;
+                /** @description The signed part of the link, as the retrieval gave it. */
+                link: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file, with its own Content-Type. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
+                    "Content-Disposition": string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length": number;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges": "bytes";
+                    /** @description Strong; for If-Range. */
+                    ETag: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff`: browsers must not second-guess the type. */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range. */
+            206: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
+                    "Content-Disposition": string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length": number;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges": "bytes";
+                    /** @description Strong; for If-Range. */
+                    ETag: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff`: browsers must not second-guess the type. */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `bytes start-end/size`. */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The url_token is not valid percent-encoding. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is unknown, revoked or blank (or none was sent where one is needed). */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such push, or the link is not a valid, current link for one of its files. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The range starts past the end of the file (Content-Range: `bytes *\/size`). */
+            416: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;

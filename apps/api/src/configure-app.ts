@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Settings } from '@app/config';
+import { formatBytes, type Settings } from '@app/config';
 import { configureHttpPolicies } from './http-policies';
 import { AppLogger } from './logging.module';
 import { setupOpenApi } from './openapi';
@@ -8,6 +8,8 @@ import { parseScalarQuery } from './query-string';
 
 /** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
 const BODY_LIMIT = '16mb';
+const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+const CREATE_PATH = '/api/v2/pushes';
 /** A push has about ten fields: a form body never needs more. */
 const FORM_PARAMETER_LIMIT = 100;
 
@@ -25,31 +27,39 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
   // First, so that every answer carries X-Request-Id and the security headers, even a body-parser failure's.
   configureHttpPolicies(app, settings);
-  app.use(readBody);
+  app.use(bodyReader(settings.files.maxJsonBodyBytes));
   setupOpenApi(app);
 }
 
 /**
  * JSON and form bodies, in one middleware that requests without a body (most of them) pass
- * through at once. Each parser skips content types that are not its own. Multipart bodies, which
- * carry files, are read by the create route itself, after authentication (see @app/pushes).
+ * through at once. Each parser skips content types that are not its own. A create that carries
+ * credentials may send base64 files in JSON, so its JSON body may be as large as
+ * PWP__FILES__MAX_JSON_BODY_SIZE; anonymous creates cannot attach files and keep the usual limit.
+ * Multipart bodies, which carry files as streams, are read by the create route itself, after
+ * authentication (see @app/pushes).
  */
-function readBody(req: Request, res: Response, next: NextFunction): void {
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-  let index = 0;
-  const parseNext = (error?: unknown): void => {
-    if (error) return answerBodyError(error, res, next);
-    const parser = PARSERS[index++];
-    if (parser) return parser(req, res, parseNext);
-    rejectDeepBodies(req, res, next);
+function bodyReader(maxJsonBodyBytes: number) {
+  const parsers = [express.json({ limit: BODY_LIMIT_BYTES }), FORM_PARSER];
+  const fileParsers = [express.json({ limit: Math.max(maxJsonBodyBytes, BODY_LIMIT_BYTES) }), FORM_PARSER];
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    const chosen = req.method === 'POST' && req.path === CREATE_PATH && hasCredentials(req) ? fileParsers : parsers;
+    let index = 0;
+    const parseNext = (error?: unknown): void => {
+      if (error) return answerBodyError(error, res, next);
+      const parser = chosen[index++];
+      if (parser) return parser(req, res, parseNext);
+      rejectDeepBodies(req, res, next);
+    };
+    parseNext();
   };
-  parseNext();
 }
 
-const PARSERS = [
-  express.json({ limit: BODY_LIMIT }),
-  express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT }),
-];
+const FORM_PARSER = express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT });
+
+/** Whether the request says who is calling; the guard checks the credential later, as for any request. */
+const hasCredentials = (req: Request): boolean => req.headers.authorization !== undefined || req.headers['x-user-token'] !== undefined;
 
 /** Far deeper than any valid request; deeper bodies would exhaust the stack of the validation layers. */
 const MAX_BODY_DEPTH = 32;
@@ -75,7 +85,6 @@ function rejectDeepBodies(req: Request, res: Response, next: NextFunction): void
 
 /** What each body-parser failure tells the client; the parser's own messages can quote the body. */
 const BODY_ERRORS = new Map<string | undefined, [status: number, message: string]>([
-  ['entity.too.large', [413, `Request body is too large (limit ${BODY_LIMIT}).`]],
   ['parameters.too.many', [413, `Request body has too many form parameters (limit ${FORM_PARAMETER_LIMIT}).`]],
   ['querystring.parse.rangeError', [400, 'Malformed request body: form parameters nested too deeply.']],
   ['charset.unsupported', [400, 'Malformed request body: unsupported charset (send UTF-8).']],
@@ -85,10 +94,13 @@ const MALFORMED: [number, string] = [400, 'Malformed request body: expected vali
 
 /** Body-parser failures answer in the contract's JSON error shape instead of Express's HTML page. */
 function answerBodyError(failure: unknown, res: Response, next: NextFunction): void {
-  const error = failure as { status?: number; type?: string };
+  const error = failure as { status?: number; type?: string; limit?: number };
   const clientError = error.status !== undefined && error.status >= 400 && error.status < 500;
-  const answer = BODY_ERRORS.get(error.type) ?? (clientError ? MALFORMED : undefined);
+  const tooLarge: [number, string] | undefined = error.type === 'entity.too.large' ? [413, `Request body is too large (limit ${describeLimit(error.limit)}).`] : undefined;
+  const answer = tooLarge ?? BODY_ERRORS.get(error.type) ?? (clientError ? MALFORMED : undefined);
   if (res.headersSent || answer === undefined) return next(error);
   const [status, message] = answer;
   res.status(status).json({ error: message });
 }
+
+const describeLimit = (bytes: number | undefined): string => (bytes === undefined || bytes === BODY_LIMIT_BYTES ? BODY_LIMIT : formatBytes(bytes));

@@ -8,6 +8,7 @@ describe('redactUrl', () => {
     ['a retrieval with a passphrase in the query', `/api/v2/pushes/${TOKEN}?passphrase=hunter2`, '/api/v2/pushes/:url_token'],
     ['a preview', `/api/v2/pushes/${TOKEN}/preview`, '/api/v2/pushes/:url_token/preview'],
     ['an audit page', `/api/v2/pushes/${TOKEN}/audit?page=2`, '/api/v2/pushes/:url_token/audit'],
+    ['a file download', `/api/v2/pushes/${TOKEN}/files/AQAAAAAAAQAAaSNBLnwRZ2kPRhNOhEUB9gFqHUAbkQ`, '/api/v2/pushes/:url_token/files/:link'],
     ['a secret URL', `/p/${TOKEN}`, '/p/:url_token'],
     ['a secret URL with the retrieval step', `/p/${TOKEN}/r`, '/p/:url_token/r'],
     ['a percent-encoded token', '/api/v2/pushes/abc%2Fdef%00?x=1', '/api/v2/pushes/:url_token'],

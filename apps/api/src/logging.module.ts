@@ -82,12 +82,14 @@ export const LOG_SAFETY = { serializers, formatters: { log: censorLogObject } };
 
 /**
  * Keeps secrets out of request logs: the query string (which may hold a passphrase) is dropped
- * and push tokens in paths are masked. Headers are not logged at all.
+ * and push tokens and download links in paths are masked. Headers are not logged at all.
  */
 export function redactUrl(url: string | undefined): string {
   const path = (url ?? '').split('?')[0];
   // Routes match case-insensitively, so the masking must too; only the exact list names are kept.
-  return path.replace(/\/(pushes|p)\/(?!(?:active|expired)(?:\/|$))[^/]+/gi, '/$1/:url_token');
+  return path
+    .replace(/\/(pushes|p)\/(?!(?:active|expired)(?:\/|$))[^/]+/gi, '/$1/:url_token')
+    .replace(/\/(files)\/[^/]+/gi, '/$1/:link');
 }
 
 /**

@@ -37,7 +37,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addTag('pushes', 'Create, retrieve, preview, list, audit and expire secrets.')
       .addTag('version', 'What this instance is and which features it enables.'),
   ).build();
-  return normalize(closeResponseSchemas(SwaggerModule.createDocument(app, config, { include: API_MODULES })));
+  return normalize(closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES }))));
 }
 
 /**
@@ -85,6 +85,26 @@ function closeResponseSchemas(document: OpenAPIObject): OpenAPIObject {
         for (const media of Object.values(isObject(response) && isObject(response.content) ? response.content : {}))
           close((media as Json).schema);
       }
+    }
+  }
+  return document;
+}
+
+/**
+ * Nest describes every media type of a body with the JSON schema; an operation marked
+ * `x-form-body` has form field names instead (`push[payload]`), which this puts in place: the
+ * whole schema for multipart, and all but its file fields for urlencoded forms.
+ */
+function formBodies(document: OpenAPIObject): OpenAPIObject {
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path as Json)) {
+      if (!isObject(operation) || !isObject(operation['x-form-body'])) continue;
+      const schema = operation['x-form-body'] as { properties: Record<string, Json> };
+      delete operation['x-form-body'];
+      const content = (operation.requestBody as { content: Record<string, unknown> }).content;
+      const fields = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => field.type !== 'array' || (field.items as Json).format !== 'binary'));
+      content['multipart/form-data'] = { schema };
+      content['application/x-www-form-urlencoded'] = { schema: { ...schema, properties: fields } };
     }
   }
   return document;

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '@app/database';
 
-export const AUDIT_KINDS = ['creation', 'view', 'failed_view', 'expire', 'failed_passphrase', 'owner_view'] as const;
+export const AUDIT_KINDS = ['creation', 'view', 'failed_view', 'expire', 'failed_passphrase', 'owner_view', 'file_download'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 @Entity({ name: 'audit_entries' })

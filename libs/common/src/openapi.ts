@@ -89,6 +89,12 @@ export function ApiJsonResponse(status: number, options: JsonResponseOptions): M
   );
 }
 
+/** A response whose body is a file's bytes, in the file's own media type; X-Request-Id is always declared. */
+export function ApiFileResponse(status: number, description: string, headers: Record<string, [description: string, schema: SchemaObject]>): MethodDecorator & ClassDecorator {
+  const declared = Object.fromEntries(Object.entries(headers).map(([name, [text, schema]]) => [name, header(text, schema)]));
+  return ApiResponse({ status, description, content: { '*/*': { schema: { type: 'string', format: 'binary' } } }, headers: { ...REQUEST_ID_HEADER, ...declared } });
+}
+
 /** An error response with the contract's error body (or a subtype of it). */
 export function ApiErrorResponse(
   status: number,

@@ -27,7 +27,6 @@ describe('loadSettings', () => {
         logLevel: 'info',
         previousMasterKeys: [],
         allowAnonymous: true,
-        maxFileUploads: 10,
         trustedProxies: [],
         passphraseAttemptsPerMinute: 5,
       });
@@ -35,10 +34,10 @@ describe('loadSettings', () => {
       expect(sut.overrideBaseUrl).toBeUndefined();
     });
 
-    it('enables text, URL and QR pushes (as the reference 2.11.4 does), with the reference ranges and toggles', () => {
+    it('enables every kind (as the reference 2.11.4 does), with the reference ranges and toggles', () => {
       expect(Object.fromEntries(Object.entries(sut.kinds).map(([kind, rules]) => [kind, rules.enabled]))).toEqual({
         text: true,
-        file: false,
+        file: true,
         url: true,
         qr: true,
       });
@@ -90,8 +89,8 @@ describe('loadSettings', () => {
       expect(sut.kinds.text.deletableByViewer).toEqual({ enabled: true, default: false });
     });
 
-    it('keeps file pushes off even when PWP__ENABLE_FILE_PUSHES is true (attachments are not built)', () => {
-      expect(loadSettings({ PWP__ENABLE_FILE_PUSHES: 'true' }).kinds.file.enabled).toBe(false);
+    it('turns file pushes off with PWP__ENABLE_FILE_PUSHES=false', () => {
+      expect(loadSettings({ PWP__ENABLE_FILE_PUSHES: 'false' }).kinds.file.enabled).toBe(false);
     });
 
     it('moves the default into a narrowed range when only MIN or MAX is set', () => {
@@ -183,8 +182,26 @@ describe('loadSettings', () => {
       ['a TRUST_PROXY with a bad entry among good ones', { TRUST_PROXY: '127.0.0.1,::1/129' }, 'TRUST_PROXY'],
       ['a base URL that is not http(s)', { PWP__OVERRIDE_BASE_URL: 'ftp://pwpush.example.com' }, 'PWP__OVERRIDE_BASE_URL'],
       ['an unknown log level', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+      ['a size with an unknown unit', { PWP__FILES__MAX_FILE_SIZE: '100MB' }, 'PWP__FILES__MAX_FILE_SIZE'],
+      ['a size of zero', { PWP__FILES__MAX_FILE_SIZE: '0' }, 'PWP__FILES__MAX_FILE_SIZE'],
+      ['a push size under the file size', { PWP__FILES__MAX_FILE_SIZE: '10MiB', PWP__FILES__MAX_PUSH_SIZE: '5MiB' }, 'PWP__FILES__MAX_PUSH_SIZE'],
+      ['a JSON body limit under 16MiB', { PWP__FILES__MAX_JSON_BODY_SIZE: '1MiB' }, 'PWP__FILES__MAX_JSON_BODY_SIZE'],
+      ['an unknown file storage', { PWP__FILES__STORAGE: 'google' }, 'PWP__FILES__STORAGE'],
+      ['amazon storage without a bucket', { PWP__FILES__STORAGE: 'amazon' }, 'PWP__FILES__S3__BUCKET'],
+      ['a bucket name with capitals', { PWP__FILES__STORAGE: 'amazon', PWP__FILES__S3__BUCKET: 'My_Bucket' }, 'PWP__FILES__S3__BUCKET'],
+      ['an S3 endpoint that is not a URL', { PWP__FILES__STORAGE: 'amazon', PWP__FILES__S3__BUCKET: 'b12', PWP__FILES__S3__ENDPOINT: 'minio:9000' }, 'PWP__FILES__S3__ENDPOINT'],
+      [
+        'an S3 access key without its secret',
+        { PWP__FILES__STORAGE: 'amazon', PWP__FILES__S3__BUCKET: 'b12', PWP__FILES__S3__ACCESS_KEY_ID: 'AKIA' },
+        'PWP__FILES__S3__SECRET_ACCESS_KEY',
+      ],
     ])('%s', (_name, env, variable) => {
       expect(errorFor(env).message).toMatch(new RegExp(`^Invalid setting ${variable}: .+\\.$`));
+    });
+
+    it('does not quote an S3 secret in the message', () => {
+      const env = { PWP__FILES__STORAGE: 'amazon', PWP__FILES__S3__BUCKET: 'b12', PWP__FILES__S3__SECRET_ACCESS_KEY: 'wJalr XUtnFEMI' };
+      expect(errorFor(env).message).not.toContain('wJalr');
     });
 
     it('does not quote a bad master key in the message', () => {
@@ -243,5 +260,54 @@ describe('operations settings', () => {
 
   it('never echo a Redis URL, which may hold a password', () => {
     expect(errorFor({ REDIS_URL: 'redis-ish://:hunter2-secret@redis' }).message).not.toContain('hunter2-secret');
+  });
+});
+
+describe('file settings', () => {
+  it('default to 10 files of 100MiB, 500MiB a push, a 32MiB JSON body, 5-minute links, on local disk under DATA_DIR', () => {
+    expect(loadSettings({ DATA_DIR: '/var/lib/pwpush' }).files).toEqual({
+      maxUploads: 10,
+      maxFileBytes: 100 * 1024 ** 2,
+      maxPushBytes: 500 * 1024 ** 2,
+      maxJsonBodyBytes: 32 * 1024 ** 2,
+      linkLifetimeSeconds: 300,
+      storage: { type: 'local', dir: '/var/lib/pwpush/files' },
+    });
+  });
+
+  it.each([
+    ['1048576', 1024 ** 2],
+    ['512KiB', 512 * 1024],
+    ['2 MiB', 2 * 1024 ** 2],
+    ['1GiB', 1024 ** 3],
+  ])('read the size %s as %i bytes', (value, bytes) => {
+    expect(loadSettings({ PWP__FILES__MAX_FILE_SIZE: value }).files.maxFileBytes).toBe(bytes);
+  });
+
+  it('raise the default push size to the file size when the file size is larger', () => {
+    expect(loadSettings({ PWP__FILES__MAX_FILE_SIZE: '1GiB' }).files.maxPushBytes).toBe(1024 ** 3);
+  });
+
+  it('read S3 storage by the reference names, with credentials together or not at all', () => {
+    const env = {
+      PWP__FILES__STORAGE: 'amazon',
+      PWP__FILES__S3__BUCKET: 'pwpush-files',
+      PWP__FILES__S3__REGION: 'eu-west-1',
+      PWP__FILES__S3__ENDPOINT: 'http://127.0.0.1:7070',
+      PWP__FILES__S3__FORCE_PATH_STYLE: 'true',
+      PWP__FILES__S3__PREFIX: 'prod/',
+    };
+    expect(loadSettings(env).files.storage).toEqual({
+      type: 's3',
+      bucket: 'pwpush-files',
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:7070',
+      forcePathStyle: true,
+      credentials: undefined,
+      prefix: 'prod/',
+    });
+    const withKeys = loadSettings({ ...env, PWP__FILES__S3__ACCESS_KEY_ID: 'AKIA1', PWP__FILES__S3__SECRET_ACCESS_KEY: 's3cr3t' });
+    expect(withKeys.files.storage).toMatchObject({ credentials: { accessKeyId: 'AKIA1', secretAccessKey: 's3cr3t' } });
+    expect(loadSettings({ PWP__FILES__STORAGE: 's3', PWP__FILES__S3__BUCKET: 'b12' }).files.storage).toMatchObject({ type: 's3', region: 'us-east-1', prefix: '' });
   });
 });

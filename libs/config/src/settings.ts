@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 
 /** The four kinds of push, in the order the reference lists them. */
 export const PUSH_KINDS = ['text', 'file', 'url', 'qr'] as const;
@@ -27,6 +28,35 @@ export interface KindSettings {
 
 export type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string };
 
+/** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
+export type FileStorage =
+  | { type: 'local'; dir: string }
+  | {
+      type: 's3';
+      bucket: string;
+      region: string;
+      /** For S3-compatible services (MinIO, Ceph, versitygw, ...); AWS when unset. */
+      endpoint?: string;
+      forcePathStyle: boolean;
+      /** Both or neither; without them the SDK's default chain (IAM role, IRSA, env) is used. */
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      /** Prefix of every object key, so a bucket can be shared. */
+      prefix: string;
+    };
+
+export interface FileSettings {
+  /** Most files per push. */
+  maxUploads: number;
+  /** Largest file, and most bytes of files in one push. */
+  maxFileBytes: number;
+  maxPushBytes: number;
+  /** Largest JSON request body: base64 files must fit in it (4/3 of their size), and it is read into memory. */
+  maxJsonBodyBytes: number;
+  /** How long a download link from a retrieval works; also the grace the last view's links get. */
+  linkLifetimeSeconds: number;
+  storage: FileStorage;
+}
+
 export interface Settings {
   production: boolean;
   port: number;
@@ -40,7 +70,7 @@ export interface Settings {
   overrideBaseUrl?: string;
   allowAnonymous: boolean;
   kinds: Record<PushKind, KindSettings>;
-  maxFileUploads: number;
+  files: FileSettings;
   trustedProxies: string[];
   passphraseAttemptsPerMinute: number;
   auditMaxEntriesPerPush: number;
@@ -74,6 +104,16 @@ const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 const MASTER_KEY = /^[0-9a-fA-F]{64}$/;
 const MINUTE_MS = 60_000;
+const BYTE_UNITS: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+
+/** The largest unit that divides the size: 16777216 → "16MiB". */
+export function formatBytes(bytes: number): string {
+  for (const unit of ['GiB', 'MiB', 'KiB']) {
+    if (bytes % BYTE_UNITS[unit] === 0) return `${bytes / BYTE_UNITS[unit]}${unit}`;
+  }
+  return `${bytes} B`;
+}
+
 const DURATION_UNITS_MS: Record<string, number> = {
   minute: MINUTE_MS,
   hour: 60 * MINUTE_MS,
@@ -86,13 +126,14 @@ const DURATION_UNITS_MS: Record<string, number> = {
 /** Reads one environment snapshot into typed settings, or throws naming the first bad variable. */
 export function loadSettings(env: Env): Settings {
   const read = new EnvReader(env);
+  const dataDir = read.string('DATA_DIR', 'data');
   const settings: Settings = {
     production: env.NODE_ENV === 'production',
     port: read.int('PORT', 5100, 0, 65535),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     database: read.database('DATABASE_URL', 'sqlite:data/pwpush.sqlite3'),
     migrateOnStart: read.bool('DB_MIGRATE_ON_START', true),
-    dataDir: read.string('DATA_DIR', 'data'),
+    dataDir,
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     masterKey: read.optional('PWPUSH_MASTER_KEY', (v) => MASTER_KEY.test(v), 'must be 64 hexadecimal characters'),
     previousMasterKeys: read.list('PWPUSH_MASTER_KEY_PREVIOUS', (v) => MASTER_KEY.test(v), 'must be comma-separated 64-hex-character keys'),
@@ -100,12 +141,11 @@ export function loadSettings(env: Env): Settings {
     allowAnonymous: read.bool('PWP__ALLOW_ANONYMOUS', true),
     kinds: {
       text: readKind(read, 'PW', true),
-      // File attachments are not built yet: the kind stays off whatever PWP__ENABLE_FILE_PUSHES says.
-      file: { ...readKind(read, 'FILES', read.bool('PWP__ENABLE_FILE_PUSHES', false)), enabled: false },
+      file: readKind(read, 'FILES', read.bool('PWP__ENABLE_FILE_PUSHES', true)),
       url: readKind(read, 'URL', read.bool('PWP__ENABLE_URL_PUSHES', true)),
       qr: readKind(read, 'QR', read.bool('PWP__ENABLE_QR_PUSHES', true)),
     },
-    maxFileUploads: read.int('PWP__FILES__MAX_FILE_UPLOADS', 10, 1, 100),
+    files: readFiles(read, dataDir),
     trustedProxies: read.list('TRUST_PROXY', isCidr, 'must be comma-separated IP addresses or CIDR ranges'),
     passphraseAttemptsPerMinute: 5,
     auditMaxEntriesPerPush: read.int('AUDIT_MAX_ENTRIES_PER_PUSH', 2000, 10, 1_000_000),
@@ -143,6 +183,42 @@ function readKind(read: EnvReader, prefix: string, enabled: boolean): KindSettin
       enabled: read.bool(`${p}ENABLE_DELETABLE_PUSHES`, true),
       default: read.bool(`${p}DELETABLE_PUSHES_DEFAULT`, true),
     },
+  };
+}
+
+const MIB = 1024 * 1024;
+
+function readFiles(read: EnvReader, dataDir: string): FileSettings {
+  const maxFileBytes = read.bytes('PWP__FILES__MAX_FILE_SIZE', 100 * MIB, 1, 64 * 1024 * MIB);
+  return {
+    maxUploads: read.int('PWP__FILES__MAX_FILE_UPLOADS', 10, 1, 100),
+    maxFileBytes,
+    maxPushBytes: read.bytes('PWP__FILES__MAX_PUSH_SIZE', Math.max(500 * MIB, maxFileBytes), maxFileBytes, 256 * 1024 * MIB),
+    maxJsonBodyBytes: read.bytes('PWP__FILES__MAX_JSON_BODY_SIZE', 32 * MIB, 16 * MIB, 1024 * MIB),
+    linkLifetimeSeconds: read.int('PWP__FILES__LINK_LIFETIME_SECONDS', 300, 10, 86_400),
+    storage: readFileStorage(read, dataDir),
+  };
+}
+
+/** The reference's names: PWP__FILES__STORAGE (`local` or `amazon`) and PWP__FILES__S3__*. */
+function readFileStorage(read: EnvReader, dataDir: string): FileStorage {
+  const type = read.oneOf('PWP__FILES__STORAGE', 'local', new Set(['local', 'amazon', 's3']));
+  if (type === 'local') return { type: 'local', dir: join(dataDir, 'files') };
+  const bucket = read.optional('PWP__FILES__S3__BUCKET', (v) => /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v), 'must be an S3 bucket name');
+  if (bucket === undefined) throw new SettingsError('Invalid setting PWP__FILES__S3__BUCKET: required when PWP__FILES__STORAGE is amazon.');
+  const accessKeyId = read.optional('PWP__FILES__S3__ACCESS_KEY_ID', (v) => !/\s/.test(v), 'must not contain whitespace');
+  const secretAccessKey = read.optional('PWP__FILES__S3__SECRET_ACCESS_KEY', (v) => !/\s/.test(v), 'must not contain whitespace');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new SettingsError('Invalid setting PWP__FILES__S3__SECRET_ACCESS_KEY: set both PWP__FILES__S3__ACCESS_KEY_ID and PWP__FILES__S3__SECRET_ACCESS_KEY, or neither.');
+  }
+  return {
+    type: 's3',
+    bucket,
+    region: read.string('PWP__FILES__S3__REGION', 'us-east-1'),
+    endpoint: read.optional('PWP__FILES__S3__ENDPOINT', isHttpUrl, 'must be an absolute http(s) URL'),
+    forcePathStyle: read.bool('PWP__FILES__S3__FORCE_PATH_STYLE', false),
+    credentials: accessKeyId === undefined || secretAccessKey === undefined ? undefined : { accessKeyId, secretAccessKey },
+    prefix: read.optional('PWP__FILES__S3__PREFIX', (v) => /^[\w./-]{0,200}$/.test(v), 'must be letters, digits, . / _ -') ?? '',
   };
 }
 
@@ -243,6 +319,18 @@ class EnvReader {
     const max = this.int(`${name}_MAX`, hard.max, min, hard.max);
     const fallback = Math.min(Math.max(hard.default, min), max);
     return { min, max, default: this.int(`${name}_DEFAULT`, fallback, min, max) };
+  }
+
+  /** A size in bytes: a whole number, or one with a KiB, MiB or GiB suffix ("100MiB"). */
+  bytes(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const match = /^(\d{1,13})\s*(B|KiB|MiB|GiB)?$/.exec(value);
+    const parsed = match ? Number(match[1]) * (BYTE_UNITS[match[2] ?? 'B'] ?? 1) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      this.fail(name, `must be a size from ${formatBytes(min)} to ${formatBytes(max)}: bytes, or a number with KiB, MiB or GiB`);
+    }
+    return parsed;
   }
 
   /** "3 months", "30 days", "12 hours"...; unset or "disabled" means none. A month counts 30 days, a year 365. */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 const FORMAT_VERSION = 1;
 const KEY_ID_BYTES = 4;
@@ -39,14 +39,23 @@ export class FieldCipher {
   }
 
   encrypt(plaintext: string, context: string): Buffer {
-    const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.current.secret, nonce);
-    cipher.setAAD(Buffer.from(context, 'utf8'));
-    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return Buffer.concat([Buffer.of(FORMAT_VERSION), this.current.id, nonce, cipher.getAuthTag(), body]);
+    return this.seal(Buffer.from(plaintext, 'utf8'), context);
   }
 
   decrypt(sealed: Buffer, context: string): string {
+    return this.open(sealed, context).toString('utf8');
+  }
+
+  /** Bytes rather than text: the same layout and rules as encrypt. */
+  seal(plaintext: Buffer, context: string): Buffer {
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.current.secret, nonce);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return Buffer.concat([Buffer.of(FORMAT_VERSION), this.current.id, nonce, cipher.getAuthTag(), body]);
+  }
+
+  open(sealed: Buffer, context: string): Buffer {
     if (sealed.length < HEADER_BYTES || sealed[0] !== FORMAT_VERSION) {
       throw new Error('Unrecognised ciphertext format.');
     }
@@ -57,6 +66,14 @@ export class FieldCipher {
     const decipher = createDecipheriv('aes-256-gcm', key.secret, sealed.subarray(1 + KEY_ID_BYTES, nonceEnd));
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(sealed.subarray(nonceEnd, HEADER_BYTES));
-    return Buffer.concat([decipher.update(sealed.subarray(HEADER_BYTES)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(sealed.subarray(HEADER_BYTES)), decipher.final()]);
+  }
+
+  /**
+   * A key for another purpose (e.g. signing download links), derived from the current master key
+   * with HKDF, so one secret serves and rotating it rotates them all.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.current.secret, Buffer.alloc(0), `pwpush:${purpose}`, 32));
   }
 }

@@ -7,3 +7,4 @@ export * from './field-cipher';
 export * from './passphrase-hasher';
 export * from './random-token';
 export * from './master-key';
+export * from './stream-cipher';

@@ -4,7 +4,10 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 export type RetrievalOutcome = 'viewed' | 'owner_view' | 'expired' | 'passphrase_failed' | 'rate_limited' | 'not_found';
 export type ExpiryReason = 'views' | 'days' | 'deleted' | 'sweep' | 'user_deleted';
 
+export type FileDirection = 'upload' | 'download';
+
 const PUSH_KINDS = ['text', 'file', 'url', 'qr'];
+const FILE_DIRECTIONS: FileDirection[] = ['upload', 'download'];
 const RETRIEVAL_OUTCOMES: RetrievalOutcome[] = ['viewed', 'owner_view', 'expired', 'passphrase_failed', 'rate_limited', 'not_found'];
 const EXPIRY_REASONS: ExpiryReason[] = ['views', 'days', 'deleted', 'sweep', 'user_deleted'];
 
@@ -53,6 +56,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly fileBytes = new Counter({
+    name: 'pwpush_file_bytes_total',
+    help: 'Plaintext bytes of file attachments received (upload) and sent (download).',
+    labelNames: ['direction'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly blobsDestroyed = new Counter({
+    name: 'pwpush_file_blobs_destroyed_total',
+    help: 'Stored file blobs destroyed: files of expired pushes, failed and abandoned uploads.',
+    registers: [this.registry],
+  });
+
   private readonly sweepRuns = new Counter({
     name: 'pwpush_sweep_runs_total',
     help: 'Expiry sweep rounds: completed here, or skipped because another replica held the sweep lock.',
@@ -73,6 +89,8 @@ export class Metrics {
     for (const reason of EXPIRY_REASONS) this.expiries.inc({ reason }, 0);
     for (const result of ['completed', 'skipped']) this.sweepRuns.inc({ result }, 0);
     this.passphraseFailures.inc(0);
+    for (const direction of FILE_DIRECTIONS) this.fileBytes.inc({ direction }, 0);
+    this.blobsDestroyed.inc(0);
   }
 
   /** Adds the standard process_* and nodejs_* metrics (the server does; the CLI does not). */
@@ -100,6 +118,14 @@ export class Metrics {
 
   expired(reason: ExpiryReason, count = 1): void {
     if (count > 0) this.expiries.inc({ reason }, count);
+  }
+
+  fileTransferred(direction: FileDirection, bytes: number): void {
+    if (bytes > 0) this.fileBytes.inc({ direction }, bytes);
+  }
+
+  fileBlobsDestroyed(count: number): void {
+    if (count > 0) this.blobsDestroyed.inc(count);
   }
 
   /** A completed sweep round: its duration and how many pushes it expired. */

@@ -1,22 +1,26 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import type { Request } from 'express';
-import type { Observable } from 'rxjs';
+import { CallHandler, createParamDecorator, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { catchError, type Observable } from 'rxjs';
 import type { AuthenticatedUser } from '@app/auth';
 import { ValidationFailedError } from '@app/common';
-import { readMultipartBody } from '@app/files';
+import { readMultipartBody, type UploadBatch } from '@app/files';
 import { PushesService } from './pushes.service';
 
 /** A push has about ten fields: a form never needs more. */
 const MAX_FORM_FIELDS = 100;
 /** Room for a 1 MiB-character payload, as for JSON bodies. */
 const MAX_FIELD_BYTES = 16 * 1024 * 1024;
+/** The multipart field of a file, as the reference's forms and its official CLI name it. */
+const FILE_FIELD = 'push[files][]';
 
-type CreateRequest = Request & { user?: AuthenticatedUser };
+type CreateRequest = Request & { user?: AuthenticatedUser; uploads?: UploadBatch };
 
 /**
  * What a create needs before its body is validated. File pushes need authentication, checked
- * before anything else (as the reference does), and multipart bodies, which carry the files, are
- * read here, after authentication, rather than by the app-wide body parsers.
+ * before anything else (as the reference does). Multipart bodies, which carry the files, are read
+ * here, after authentication, rather than by the app-wide body parsers: each file is encrypted
+ * into storage while it arrives (see PushesService.receiveFile), and a create that fails at any
+ * point discards what was stored.
  */
 @Injectable()
 export class CreatePushInterceptor implements NestInterceptor {
@@ -25,20 +29,38 @@ export class CreatePushInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<CreateRequest>();
     if (request.is('multipart/form-data')) {
-      request.body = await readMultipartBody(request, {
-        maxFields: MAX_FORM_FIELDS,
-        maxFieldBytes: MAX_FIELD_BYTES,
-        onFile: async (part) => {
-          part.stream.resume();
-          this.pushes.checkCreator({ withFiles: true }, request.user);
-          throw ValidationFailedError.of('files', 'File pushes are disabled.');
-        },
-      });
+      const uploads = this.pushes.uploads();
+      try {
+        request.body = await readMultipartBody(request, {
+          maxFields: MAX_FORM_FIELDS,
+          maxFieldBytes: MAX_FIELD_BYTES,
+          onFile: async (part) => {
+            this.pushes.checkCreator({ withFiles: true }, request.user);
+            if (part.field !== FILE_FIELD) throw ValidationFailedError.of('files', `Files must be sent as ${FILE_FIELD} parts.`);
+            await this.pushes.receiveFile(uploads, part, request.user);
+          },
+        });
+      } catch (error) {
+        await uploads.discard();
+        // The rest of the body is not read: the answer closes the connection instead.
+        context.switchToHttp().getResponse<Response>().setHeader('Connection', 'close');
+        throw error;
+      }
+      request.uploads = uploads;
     }
     this.pushes.checkCreator({ withFiles: asksForFiles(request.body) }, request.user);
-    return next.handle();
+    return next.handle().pipe(
+      catchError(async (error: unknown) => {
+        // The service discards on its own failures; this covers those before it is called (validation).
+        await request.uploads?.discard();
+        throw error;
+      }),
+    );
   }
 }
+
+/** The files a multipart create has received (none for other bodies: the service then makes an empty batch). */
+export const Uploads = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<CreateRequest>().uploads);
 
 /** Whether a create body, as sent, asks for a file push: `kind: "file"` or a `files` key. */
 function asksForFiles(body: unknown): boolean {

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { NamedLocks } from '@app/database';
+import { FileAttachments } from '@app/files';
 import { Metrics } from '@app/metrics';
 import { PushesRepository } from './pushes.repository';
 
@@ -10,6 +11,8 @@ export interface SweepResult {
   ran: boolean;
   expired: number;
   purged: number;
+  /** File blobs destroyed: of pushes whose days or last view's links ran out, and abandoned uploads. */
+  filesDestroyed: number;
   durationMs: number;
 }
 
@@ -31,26 +34,36 @@ export class ExpirySweepService {
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
     private readonly metrics: Metrics,
+    private readonly files: FileAttachments,
   ) {}
 
   async sweep(): Promise<SweepResult> {
     const started = performance.now();
     const outcome = await this.locks.withLock(LOCK_NAME, 0, async () => ({
       expired: await this.drain((batch) => this.repository.expireElapsedBatch(this.clock.now(), batch)),
-      purged: this.settings.purgeAfterMs === undefined ? 0 : await this.drain((batch) => this.repository.purgeExpiredBatch(this.clock.now() - this.settings.purgeAfterMs!, batch)),
+      purged: this.settings.purgeAfterMs === undefined ? 0 : await this.drain((batch) => this.purgeBatch(this.clock.now() - this.settings.purgeAfterMs!, batch)),
+      // Attached files are due when their push's days end, so this follows the expiry above.
+      filesDestroyed: await this.drain((batch) => this.files.destroyDue(batch)),
     }));
     const durationMs = Math.round(performance.now() - started);
     if (!outcome.acquired) {
       this.logger.debug('Expiry sweep skipped: another replica holds the sweep lock.');
       this.metrics.sweepSkipped();
-      return { ran: false, expired: 0, purged: 0, durationMs };
+      return { ran: false, expired: 0, purged: 0, filesDestroyed: 0, durationMs };
     }
-    const { expired, purged } = outcome.result;
+    const { expired, purged, filesDestroyed } = outcome.result;
     this.metrics.sweepRun(durationMs, expired);
-    const message = `Expiry sweep: expired ${expired} push(es), purged ${purged}, in ${durationMs} ms.`;
-    if (expired + purged > 0) this.logger.log(message);
+    const message = `Expiry sweep: expired ${expired} push(es), purged ${purged}, destroyed ${filesDestroyed} file(s), in ${durationMs} ms.`;
+    if (expired + purged + filesDestroyed > 0) this.logger.log(message);
     else this.logger.debug(message);
-    return { ran: true, expired, purged, durationMs };
+    return { ran: true, expired, purged, filesDestroyed, durationMs };
+  }
+
+  /** Purges a batch of pushes, their files first. */
+  private async purgeBatch(cutoff: number, batch: number): Promise<number> {
+    const ids = await this.repository.expiredBefore(cutoff, batch);
+    await this.files.destroyFor(ids);
+    return this.repository.deleteExpired(ids);
   }
 
   /** Repeats a batch operation until a batch comes back short. */

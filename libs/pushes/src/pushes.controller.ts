@@ -1,14 +1,17 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
 import { Client, type ClientInfo, type Page, PageQuery, Paginated } from '@app/common';
-import { CreatePushInterceptor } from './create-push.interceptor';
+import { sendFile, type UploadBatch } from '@app/files';
+import { CreatePushInterceptor, Uploads } from './create-push.interceptor';
 import { CreatePushBody } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 import { PassphraseQuery } from './dto/passphrase-query.dto';
 import {
   ApiCreatePush,
   ApiDeletePush,
+  ApiDownloadPushFile,
   ApiGetPushAudit,
   ApiListActivePushes,
   ApiListExpiredPushes,
@@ -27,8 +30,13 @@ export class PushesController {
   @Post()
   @UseInterceptors(CreatePushInterceptor)
   @ApiCreatePush()
-  create(@Body() body: CreatePushBody, @Client() client: ClientInfo, @CurrentUser() user?: AuthenticatedUser): Promise<OwnedPushResponse> {
-    return this.pushes.create(body.push, client, user);
+  create(
+    @Body() body: CreatePushBody,
+    @Client() client: ClientInfo,
+    @CurrentUser() user?: AuthenticatedUser,
+    @Uploads() uploads?: UploadBatch,
+  ): Promise<OwnedPushResponse> {
+    return this.pushes.create(body.push, client, user, uploads);
   }
 
   // Declared before ':url_token' so that "active" and "expired" are not taken for tokens.
@@ -64,6 +72,18 @@ export class PushesController {
   @ApiPreviewPush()
   preview(@Param('url_token') urlToken: string, @Client() client: ClientInfo): Promise<PreviewResponse> {
     return this.pushes.preview(urlToken, client);
+  }
+
+  @Get(':url_token/files/:link')
+  @ApiDownloadPushFile()
+  async download(
+    @Param('url_token') urlToken: string,
+    @Param('link') link: string,
+    @Client() client: ClientInfo,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    await sendFile(request, response, await this.pushes.openFile(urlToken, link, client));
   }
 
   @Get(':url_token/audit')

@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
+import { FilesModule } from '@app/files';
 import { MetricsModule } from '@app/metrics';
 import { RedisModule } from '@app/redis';
 import { ExpirySweepService } from './expiry-sweep.service';
@@ -12,7 +13,7 @@ import { PushesRepository } from './pushes.repository';
 import { PushesService } from './pushes.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule, MetricsModule, RedisModule],
+  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule, FilesModule, MetricsModule, RedisModule],
   controllers: [PushesController],
   providers: [PushesRepository, PushesService, PassphraseAttempts, ExpirySweepService],
   exports: [PushesService, ExpirySweepService],

@@ -1,10 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExtension, ApiHeader, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AuditLogResponse } from '@app/audit';
 import { ApiOptionalAuthentication } from '@app/auth';
 import {
   MALFORMED_URL,
   ApiErrorResponse,
+  ApiFileResponse,
   ApiJsonResponse,
   ApiNotFound,
   ApiServiceUnavailable,
@@ -15,6 +16,7 @@ import {
   ApiTooManyRequests,
   WWW_AUTHENTICATE_HEADER,
 } from '@app/common';
+import { PUSH_KINDS } from '@app/config';
 import { CreatePushBody, PUSH_MISSING } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 
@@ -80,6 +82,33 @@ const ApiBadToken = (more = '') =>
     examples: { badEncoding: { summary: 'Broken percent-encoding', value: { error: MALFORMED_URL } } },
   });
 
+/** The create body as form fields (`push[payload]`, ...) with the files as `push[files][]` parts. */
+const FORM_BODY = {
+  type: 'object',
+  properties: {
+    'push[payload]': { type: 'string', description: 'As `payload` in JSON; optional for file pushes.' },
+    'push[kind]': { type: 'string', enum: [...PUSH_KINDS] },
+    'push[expire_after_days]': { type: 'integer' },
+    'push[expire_after_duration]': { type: 'integer' },
+    'push[expire_after_views]': { type: 'integer' },
+    'push[deletable_by_viewer]': { type: 'boolean' },
+    'push[retrieval_step]': { type: 'boolean' },
+    'push[passphrase]': { type: 'string' },
+    'push[name]': { type: 'string' },
+    'push[note]': { type: 'string' },
+    'push[files][]': { type: 'array', items: { type: 'string', format: 'binary' }, description: 'multipart only: the files, streamed.' },
+  },
+};
+
+const FILE_HEADERS = {
+  'Content-Disposition': ['`attachment` with the filename (RFC 6266 `filename*` for non-ASCII names).', { type: 'string' }],
+  'Content-Length': ['Bytes in this answer.', { type: 'integer', minimum: 0 }],
+  'Accept-Ranges': ['Always `bytes`.', { type: 'string', enum: ['bytes'] }],
+  ETag: ['Strong; for If-Range.', { type: 'string' }],
+  'Cache-Control': ['Never stored by browsers or proxies.', { type: 'string', enum: ['no-store'] }],
+  'X-Content-Type-Options': ['Always `nosniff`: browsers must not second-guess the type.', { type: 'string', enum: ['nosniff'] }],
+} satisfies Parameters<typeof ApiFileResponse>[2];
+
 export const ApiCreatePush = () =>
   applyDecorators(
     Tag(),
@@ -90,9 +119,15 @@ export const ApiCreatePush = () =>
         'Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. ' +
         'With an API token the push belongs to its user, who can then list it, read its audit log and delete it. ' +
         'The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, ' +
-        '`push[expire_after_views]`, ... (file parts are refused while file pushes are not available; without an API token a file part is a 401).',
+        '`push[expire_after_views]`, ... Files make a file push (authentication needed): as `push[files][]` parts of a multipart body, ' +
+        'encrypted into storage while they stream in, or base64-encoded in a JSON body\'s `files`. Limits: PWP__FILES__MAX_FILE_UPLOADS files (10), ' +
+        'PWP__FILES__MAX_FILE_SIZE per file (100 MiB), PWP__FILES__MAX_PUSH_SIZE per push (500 MiB), PWP__FILES__MAX_JSON_BODY_SIZE for a JSON body with files (32 MiB). ' +
+        'A file over a limit is refused the moment it goes over (413, and the connection is closed rather than the rest of the body read); nothing is kept of a create that fails.',
     }),
     ApiOptionalAuthentication(),
+    ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'),
+    // The form encodings' field names are not the JSON's: see formBodies in apps/api/src/openapi.ts.
+    ApiExtension('x-form-body', FORM_BODY),
     ApiBody({
       type: CreatePushBody,
       examples: {
@@ -103,6 +138,10 @@ export const ApiCreatePush = () =>
         guarded: {
           summary: 'With a passphrase, a label and a note',
           value: { push: { payload: 'hunter2', passphrase: 'open sesame', expire_after_days: 2, name: 'DB password', note: 'for Alice' } },
+        },
+        jsonFile: {
+          summary: 'A file, base64-encoded (needs an API token)',
+          value: { push: { files: [{ filename: 'hello.txt', content_type: 'text/plain', data: 'aGVsbG8K' }], expire_after_views: 1 } },
         },
       },
     }),
@@ -120,12 +159,15 @@ export const ApiCreatePush = () =>
       'The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), or any push when anonymous use is off, need one. Checked before anything else about the body.',
       { filePush: { summary: 'A file push without a token', value: { error: 'File pushes require authentication.' } } },
     ),
-    ApiErrorResponse(413, 'The body is over 16 MB, or a form has more than 100 fields.', {
-      example: 'Request body is too large (limit 16mb).',
+    ApiErrorResponse(413, 'The body is over 16 MB (over PWP__FILES__MAX_JSON_BODY_SIZE for an authenticated create), a form has more than 100 fields, or a file is over a size limit.', {
+      examples: {
+        body: { summary: 'Body too large', value: { error: 'Request body is too large (limit 16mb).' } },
+        file: { summary: 'A file over the per-file limit', value: { error: 'A file is over the 100MiB limit.' } },
+      },
     }),
     ApiValidationFailed(
       'The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. ' +
-        'A multipart body with a file part is refused while parsing (`files`: File pushes are disabled.).',
+        'Files: more than PWP__FILES__MAX_FILE_UPLOADS, file pushes disabled, files on a push of another kind, or a file push without files.',
     ),
     ApiTooManyRequests(),
     ApiServiceUnavailable(),
@@ -208,6 +250,30 @@ export const ApiPreviewPush = () =>
     ApiBadToken(),
     ApiInvalidCredential(),
     ApiNotFound(),
+    ApiTooManyRequests(),
+    ApiServiceUnavailable(),
+  );
+
+export const ApiDownloadPushFile = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'downloadPushFile',
+      summary: 'Download a file of a file push',
+      description:
+        'The `url` of a file in a retrieval\'s `files`: a signed link that works for PWP__FILES__LINK_LIFETIME_SECONDS (5 minutes), also after the view that used up the push. ' +
+        'Served decrypted, as an attachment, with `Range` support (one range; `If-Range` with the ETag). Each download is audited (`file_download`). ' +
+        'A forged, altered, lapsed or foreign link, or a push deleted or past its days, is a plain 404.',
+    }),
+    UrlToken(),
+    ApiParam({ name: 'link', description: 'The signed part of the link, as the retrieval gave it.', schema: { type: 'string' } }),
+    ApiOptionalAuthentication(),
+    ApiFileResponse(200, 'The whole file, with its own Content-Type.', FILE_HEADERS),
+    ApiFileResponse(206, 'The requested byte range.', { ...FILE_HEADERS, 'Content-Range': ['`bytes start-end/size`.', { type: 'string' }] }),
+    ApiBadToken(),
+    ApiInvalidCredential(),
+    ApiNotFound('No such push, or the link is not a valid, current link for one of its files.'),
+    ApiErrorResponse(416, 'The range starts past the end of the file (Content-Range: `bytes */size`).', { example: 'Range not satisfiable.' }),
     ApiTooManyRequests(),
     ApiServiceUnavailable(),
   );

@@ -148,9 +148,13 @@ export class PushesRepository {
     return ids.length === 0 ? 0 : this.expireWhere('id IN (:...ids) AND expires_at <= :now', { ids, now }, now);
   }
 
-  /** Deletes up to `batch` pushes that expired before `cutoff`; their audit entries go with them (FK cascade). */
-  async purgeExpiredBatch(cutoff: number, batch: number): Promise<number> {
-    const ids = await this.idsWhere('expired = 1 AND expired_on < :cutoff', { cutoff }, 'expired_on', batch);
+  /** Up to `batch` pushes that expired before `cutoff`, oldest first: the next ones to purge. */
+  expiredBefore(cutoff: number, batch: number): Promise<number[]> {
+    return this.idsWhere('expired = 1 AND expired_on < :cutoff', { cutoff }, 'expired_on', batch);
+  }
+
+  /** Deletes these pushes if they are expired; their audit entries go with them (FK cascade). */
+  async deleteExpired(ids: number[]): Promise<number> {
     if (ids.length === 0) return 0;
     const result = await this.pushes.createQueryBuilder().delete().where('id IN (:...ids) AND expired = 1', { ids }).execute();
     return result.affected ?? 0;
@@ -164,6 +168,12 @@ export class PushesRepository {
       .orderBy(orderBy)
       .limit(limit)
       .getRawMany();
+    return rows.map((row) => Number(row.id));
+  }
+
+  /** The owner's file pushes, active or not (their files are destroyed with the owner's account). */
+  async filePushIdsOwnedBy(userId: number): Promise<number[]> {
+    const rows = await this.sql.rows<{ id: unknown }>("SELECT id FROM pushes WHERE user_id = ? AND kind = 'file'", [userId]);
     return rows.map((row) => Number(row.id));
   }
 

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { AuditLogResponse, AuditService } from '@app/audit';
 import type { AuthenticatedUser } from '@app/auth';
@@ -19,8 +20,9 @@ import {
 } from '@app/common';
 import { InjectSettings, PushKind, Range, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
+import { type AttachedFile, FileAttachments, type IncomingFile, type StoredFile, UploadBatch } from '@app/files';
 import { Metrics, RetrievalOutcome } from '@app/metrics';
-import { PushInput } from './dto/create-push.dto';
+import { JsonFileInput, PushInput } from './dto/create-push.dto';
 import { DAYS_BY_DURATION, describeDurations, expiresAtFor, hasElapsed } from './expiry';
 import {
   mapOwnedPush,
@@ -59,6 +61,7 @@ export class PushesService {
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
     private readonly metrics: Metrics,
+    private readonly files: FileAttachments,
   ) {}
 
   /**
@@ -69,12 +72,39 @@ export class PushesService {
     if (push.withFiles && !owner) throw new UnauthenticatedError('File pushes require authentication.');
   }
 
-  async create(input: PushInput, client: ClientInfo, owner?: AuthenticatedUser): Promise<OwnedPushResponse> {
-    this.checkCreator({ withFiles: input.kind === 'file' || input.files !== undefined }, owner);
+  /** The uploads of one create, for the HTTP layer that streams a multipart body into them (see receiveFile). */
+  uploads(): UploadBatch {
+    return this.files.uploads();
+  }
+
+  /** One file of a multipart create, stored encrypted as it streams in, after the checks a file push needs first. */
+  async receiveFile(uploads: UploadBatch, file: IncomingFile, owner?: AuthenticatedUser): Promise<void> {
+    this.checkCreator({ withFiles: true }, owner);
+    if (!this.settings.kinds.file.enabled) throw ValidationFailedError.of('kind', DISABLED_MESSAGES.file);
+    await uploads.add(file);
+  }
+
+  /**
+   * Creates a push, with the files already received into `uploads` and those of a JSON body. A
+   * create that fails leaves nothing behind: its uploads are discarded.
+   */
+  async create(input: PushInput, client: ClientInfo, owner?: AuthenticatedUser, uploads = this.files.uploads()): Promise<OwnedPushResponse> {
+    try {
+      return await this.insert(input, client, owner, uploads);
+    } catch (error) {
+      await uploads.discard();
+      throw error;
+    }
+  }
+
+  private async insert(input: PushInput, client: ClientInfo, owner: AuthenticatedUser | undefined, uploads: UploadBatch): Promise<OwnedPushResponse> {
+    const withFiles = uploads.count > 0 || (input.files?.length ?? 0) > 0;
+    this.checkCreator({ withFiles: withFiles || input.kind === 'file' || input.files !== undefined }, owner);
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
-    const rules = this.creationRules(input);
+    const rules = this.creationRules(input, withFiles);
+    for (const file of input.files ?? []) await uploads.add(decodeJsonFile(file));
     const push = await this.repository.insert({
       ...rules,
       urlToken,
@@ -88,6 +118,7 @@ export class PushesService {
       createdAt: now,
       updatedAt: now,
     });
+    if (withFiles) await this.files.attach(push.id, uploads, push.expiresAt);
     await this.audit.record(push.id, 'creation', client);
     this.metrics.pushCreated(push.kind);
     return mapOwnedPush(push, input.note ?? null, now, this.baseUrl(client));
@@ -114,9 +145,9 @@ export class PushesService {
       const push = await this.findActiveOrExpired(urlToken);
       const now = this.clock.now();
       if (push.expired) {
-        await this.auditFailure(push, 'failed_view', client);
+        await this.auditCapped(push, 'failed_view', client);
         this.metrics.retrieval('expired');
-        return mapRetrievedPush(push, null, now, this.baseUrl(client));
+        return mapRetrievedPush(push, null, [], now, this.baseUrl(client));
       }
       if (!passphraseChecked) {
         await this.checkPassphrase(push, passphrase, client);
@@ -126,15 +157,19 @@ export class PushesService {
         await this.repository.countAuditEntry(push.id);
         await this.audit.record(push.id, 'owner_view', client);
         this.metrics.retrieval('owner_view');
-        return mapRetrievedPush(push, this.decryptPayload(push), now, this.baseUrl(client));
+        return mapRetrievedPush(push, this.decryptPayload(push), await this.filesOf(push), now, this.baseUrl(client));
       }
       if (await this.repository.claimView(push, now)) {
         const payload = this.decryptPayload(push);
         await this.audit.record(push.id, 'view', client);
         const viewed = { ...push, viewCount: push.viewCount + 1, updatedAt: now };
+        const lastView = viewed.viewCount >= push.expireAfterViews;
+        const files = await this.filesOf(push);
+        // The last view's links work for their lifetime; then the sweep destroys the files.
+        if (lastView && files.length > 0) await this.files.keepForLinks(push.id);
         this.metrics.retrieval('viewed');
-        if (viewed.viewCount >= push.expireAfterViews) this.metrics.expired('views');
-        return mapRetrievedPush(viewed, payload, now, this.baseUrl(client));
+        if (lastView) this.metrics.expired('views');
+        return mapRetrievedPush(viewed, payload, files, now, this.baseUrl(client));
       }
     }
   }
@@ -143,6 +178,20 @@ export class PushesService {
     const push = await this.repository.findByToken(urlToken);
     if (!push) throw new NotFoundError();
     return { url: htmlUrlOf(push, this.baseUrl(client)) };
+  }
+
+  /**
+   * The file a download link names. Links come from a retrieval and work for their lifetime, also
+   * after the view that used up the push (its files are kept that long); never after a deletion or
+   * the end of the push's days. Anything else, forged or altered links included, is a plain 404.
+   */
+  async openFile(urlToken: string, link: string, client: ClientInfo): Promise<StoredFile> {
+    const push = await this.findActiveOrExpired(urlToken);
+    const usedUp = !push.deleted && push.viewCount >= push.expireAfterViews;
+    const file = push.expired && !usedUp ? null : await this.files.open(push.id, link);
+    if (!file) throw new NotFoundError();
+    await this.auditCapped(push, 'file_download', client);
+    return file;
   }
 
   /** Expires a push at the request of its owner, or of a viewer when the push allows it. */
@@ -155,6 +204,7 @@ export class PushesService {
     if (!push.expired) {
       if (!owner) await this.checkPassphrase(push, passphrase, client);
       if (await this.repository.expire(push.id, this.clock.now(), true)) {
+        await this.destroyFiles(push);
         await this.audit.record(push.id, 'expire', client);
         this.metrics.expired('deleted');
       }
@@ -181,7 +231,9 @@ export class PushesService {
 
   /** Expires every active push of a user (their account is going away); returns how many. */
   async expireAllOwnedBy(userId: number): Promise<number> {
+    const withFiles = await this.repository.filePushIdsOwnedBy(userId);
     const expired = await this.repository.expireAllOwnedBy(userId, this.clock.now());
+    await this.files.destroyFor(withFiles);
     this.metrics.expired('user_deleted', expired);
     return expired;
   }
@@ -192,7 +244,10 @@ export class PushesService {
     if (!push) throw new NotFoundError();
     const now = this.clock.now();
     if (push.expired || !hasElapsed(push, now)) return push;
-    if (await this.repository.expire(push.id, now, false)) this.metrics.expired('days');
+    if (await this.repository.expire(push.id, now, false)) {
+      await this.destroyFiles(push);
+      this.metrics.expired('days');
+    }
     return (await this.repository.findByToken(urlToken)) ?? push;
   }
 
@@ -204,15 +259,27 @@ export class PushesService {
     if (given !== undefined && (await this.hasher.verify(push.passphraseHash, given))) return;
     await this.attempts.recordFailure(key);
     this.metrics.passphraseFailed();
-    await this.auditFailure(push, 'failed_passphrase', client);
+    await this.auditCapped(push, 'failed_passphrase', client);
     throw new PassphraseRequiredError();
   }
 
-  /** Failures are audited only while the push is under its entry cap, so hammering a link cannot grow the table. */
-  private async auditFailure(push: PushEntity, kind: 'failed_view' | 'failed_passphrase', client: ClientInfo): Promise<void> {
+  /**
+   * Entries anyone holding the link can cause over and over (failures, downloads) are audited only
+   * while the push is under its entry cap, so hammering a link cannot grow the table.
+   */
+  private async auditCapped(push: PushEntity, kind: 'failed_view' | 'failed_passphrase' | 'file_download', client: ClientInfo): Promise<void> {
     if (await this.repository.countAuditEntry(push.id, this.settings.auditMaxEntriesPerPush)) {
       await this.audit.record(push.id, kind, client);
     }
+  }
+
+  /** A viewed file push's files, with fresh links; other kinds have none. */
+  private filesOf(push: PushEntity): Promise<AttachedFile[]> {
+    return push.kind === 'file' ? this.files.listFor(push.id) : Promise.resolve([]);
+  }
+
+  private async destroyFiles(push: PushEntity): Promise<void> {
+    if (push.kind === 'file') await this.files.destroyFor([push.id]);
   }
 
   private decryptPayload(push: PushEntity): string | null {
@@ -224,10 +291,13 @@ export class PushesService {
   }
 
   /** Applies the kind's settings to the creator's choices; breaking a rule is a 422 naming the field. */
-  private creationRules(input: PushInput) {
-    const kind: PushKind = input.kind ?? (input.files?.length ? 'file' : 'text');
+  private creationRules(input: PushInput, withFiles: boolean) {
+    const kind: PushKind = input.kind ?? (withFiles ? 'file' : 'text');
     const rules = this.settings.kinds[kind];
     if (!rules.enabled) throw ValidationFailedError.of('kind', DISABLED_MESSAGES[kind]);
+    if (withFiles !== (kind === 'file')) {
+      throw ValidationFailedError.of('files', withFiles ? 'Files can only be attached to file pushes.' : 'A file push needs at least one file.');
+    }
     this.checkPayload(kind, input.payload);
     const option = (toggle: { enabled: boolean; default: boolean }, chosen: boolean | undefined) => toggle.enabled && (chosen ?? toggle.default);
     return {
@@ -280,6 +350,11 @@ function withinRange(field: 'expire_after_days' | 'expire_after_views', value: n
     throw ValidationFailedError.of(field, `${humanize(field)} must be between ${range.min} and ${range.max}.`);
   }
   return value;
+}
+
+/** A JSON body's file, as a stream like a multipart part's. */
+function decodeJsonFile(file: JsonFileInput): IncomingFile {
+  return { filename: file.filename, contentType: file.content_type ?? '', stream: Readable.from([Buffer.from(file.data, 'base64')]) };
 }
 
 function failedRetrievalOutcome(error: unknown): RetrievalOutcome | undefined {

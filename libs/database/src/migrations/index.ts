@@ -2,6 +2,7 @@ import { CreatePushesAndAudit1763769600000 } from './1763769600000-create-pushes
 import { Accounts1763856000000 } from './1763856000000-accounts';
 import { PurgeIndex1763942400000 } from './1763942400000-purge-index';
 import { ExactTokenMatch1764028800000 } from './1764028800000-exact-token-match';
+import { FileAttachments1764115200000 } from './1764115200000-file-attachments';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   Accounts1763856000000,
   PurgeIndex1763942400000,
   ExactTokenMatch1764028800000,
+  FileAttachments1764115200000,
 ];

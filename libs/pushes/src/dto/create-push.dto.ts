@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsIn, IsOptional, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBase64, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
 import { OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
 import { DAYS_BY_DURATION, describeDurations } from '../expiry';
@@ -12,6 +12,25 @@ export const TEXT_PAYLOAD_MAX = 1_048_576;
 const LENIENT_INTEGER = 'Decimal strings such as "7" are accepted; null or omitted means the kind\'s default.';
 const LENIENT_BOOLEAN =
   'Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means the kind\'s default. Forced false when the setting disables the option.';
+
+/** A file in a JSON body, for clients that cannot send multipart. */
+export class JsonFileInput {
+  @ApiProperty({ type: String, maxLength: 1024, description: 'Shown to the recipient; data, never a path (control characters and slashes are removed, 255 characters kept).', example: 'contract.pdf' })
+  @IsString({ message: 'Filename must be a string.' })
+  @MaxLength(1024, { message: 'Filename is too long (maximum is 1024 characters).' })
+  filename!: string;
+
+  @ApiPropertyOptional({ type: String, maxLength: 255, description: 'A `type/subtype`; guessed from the filename when missing or vague.', example: 'application/pdf' })
+  @IsOptional()
+  @IsString({ message: 'Content type must be a string.' })
+  @MaxLength(255, { message: 'Content type is too long (maximum is 255 characters).' })
+  content_type?: string;
+
+  @ApiProperty({ type: String, format: 'byte', description: "The file's bytes, base64-encoded; the whole JSON body must fit PWP__FILES__MAX_JSON_BODY_SIZE.", example: 'JVBERi0xLjcK' })
+  @IsString({ message: 'Data must be base64.' })
+  @IsBase64({}, { message: 'Data must be base64.' })
+  data!: string;
+}
 
 export class PushInput {
   @ApiPropertyOptional({
@@ -102,14 +121,17 @@ export class PushInput {
   note?: string;
 
   @ApiPropertyOptional({
-    type: 'array',
-    items: {},
+    type: [JsonFileInput],
     description:
-      'Reserved for file attachments, which are not available yet: a non-empty list makes the push a file push, answered with 422.',
+      'Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files.',
   })
   @IsOptional()
   @IsArray({ message: 'Files must be a list.' })
-  files?: unknown[];
+  // The exact limit is a setting, checked as the files are stored; this only bounds validation work.
+  @ArrayMaxSize(100, { message: 'Too many files.' })
+  @ValidateNested({ each: true })
+  @Type(() => JsonFileInput)
+  files?: JsonFileInput[];
 }
 
 const isFilledObject = (value: unknown): boolean =>

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PUSH_KINDS, type PushKind } from '@app/config';
 import { DAY_MS } from '@app/common';
+import type { AttachedFile } from '@app/files';
 import type { PushEntity } from '../push.entity';
 
 const TOKEN_EXAMPLE = 'fkwjfvhall1yh6ytNJMHDwbq';
@@ -84,7 +85,7 @@ export class OwnedPushResponse extends PushResponse {
   note!: string;
 }
 
-/** A file attached to a push (file pushes are not available yet, so lists are empty for now). */
+/** A file attached to a push, as a retrieval lists it. */
 export class PushFileResponse {
   @ApiProperty({ example: 'report.pdf' })
   filename!: string;
@@ -95,7 +96,12 @@ export class PushFileResponse {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Size in bytes.', example: 1024 })
   size!: number;
 
-  @ApiProperty({ format: 'uri', description: 'A short-lived download link.' })
+  @ApiProperty({
+    format: 'uri',
+    description:
+      "A signed download link, served by this service, that works for PWP__FILES__LINK_LIFETIME_SECONDS (default 5 minutes): also after the view that expired the push, until it lapses. GET it for the file's bytes (Range requests supported).",
+    example: `${BASE_EXAMPLE}/api/v2/pushes/${TOKEN_EXAMPLE}/files/AQAAAAAAAQAAaSNBLnwRZ2kPRhNOhEUB9gFqHUAbkQ`,
+  })
   url!: string;
 }
 
@@ -151,6 +157,11 @@ export function mapOwnedPush(push: PushEntity, note: string | null, now: number,
   return { ...mapPush(push, now, baseUrl), name: push.name ?? '', note: note ?? '' };
 }
 
-export function mapRetrievedPush(push: PushEntity, payload: string | null, now: number, baseUrl: string): RetrievedPushResponse {
-  return { ...mapPush(push, now, baseUrl), payload, files: [] };
+export function mapRetrievedPush(push: PushEntity, payload: string | null, files: AttachedFile[], now: number, baseUrl: string): RetrievedPushResponse {
+  const fileUrl = (file: AttachedFile) => `${baseUrl}/api/v2/pushes/${push.urlToken}/files/${file.link}`;
+  return {
+    ...mapPush(push, now, baseUrl),
+    payload,
+    files: files.map((file) => ({ filename: file.filename, content_type: file.contentType, size: file.size, url: fileUrl(file) })),
+  };
 }

@@ -1,0 +1,35 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { epochMillis } from '@app/database';
+
+@Entity({ name: 'file_attachments' })
+export class FileAttachmentEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  /** Null while the upload is being received (and for one that never finished). */
+  @Column({ name: 'push_id', type: 'int', nullable: true })
+  pushId!: number | null;
+
+  /** The blob's name in storage: random, never derived from the filename. */
+  @Column({ name: 'blob_key', type: 'varchar', length: 64 })
+  blobKey!: string;
+
+  /** `{filename, contentType}` sealed with the master key ring. */
+  @Column({ type: 'blob' })
+  meta!: Buffer;
+
+  /** The stream cipher's key, sealed with the master key ring. */
+  @Column({ name: 'stream_key', type: 'blob' })
+  streamKey!: Buffer;
+
+  /** Plaintext bytes (the transformer reads a BIGINT as a number). */
+  @Column({ type: 'bigint', default: 0, transformer: epochMillis })
+  size!: number;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt!: number;
+
+  /** When the sweep destroys the blob: a day after an upload began, then its push's end (or sooner). */
+  @Column({ name: 'destroy_at', type: 'bigint', transformer: epochMillis })
+  destroyAt!: number;
+}
