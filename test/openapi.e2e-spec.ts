@@ -39,6 +39,7 @@ describe('the OpenAPI document', () => {
       [
         'createPush',
         'deletePush',
+        'downloadPushFile',
         'getPushAudit',
         'getVersion',
         'listActivePushes',

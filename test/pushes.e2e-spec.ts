@@ -87,14 +87,19 @@ describe('push lifecycle', () => {
       expect(qr).toMatchObject({ kind: 'qr', deletable_by_viewer: true });
     });
 
-    it('refuses file pushes while attachments are not available', async () => {
+    it('refuses file pushes without files, files on other kinds, and files that are not file objects', async () => {
       const owner = { authorization: `Bearer ${await app.createUser('files@example.com')}` };
       const { status, body } = await api.post('/api/v2/pushes', { push: { kind: 'file', payload: 'x' } }, owner);
       expect(status).toBe(422);
-      expect(body).toEqual({ error: 'File pushes are disabled.', errors: { kind: ['File pushes are disabled.'] } });
-      const implied = await api.post('/api/v2/pushes', { push: { payload: 'x', files: ['a'] } }, owner);
-      expect(implied.status).toBe(422);
-      expect(implied.body.error).toBe('File pushes are disabled.');
+      expect(body).toEqual({ error: 'A file push needs at least one file.', errors: { files: ['A file push needs at least one file.'] } });
+      const file = { filename: 'a.txt', data: 'YQ==' };
+      const onText = await api.post('/api/v2/pushes', { push: { kind: 'text', payload: 'x', files: [file] } }, owner);
+      expect(onText.body.errors).toEqual({ files: ['Files can only be attached to file pushes.'] });
+      const notObjects = await api.post('/api/v2/pushes', { push: { payload: 'x', files: ['a'] } }, owner);
+      expect(notObjects.status).toBe(422);
+      expect(Object.keys(notObjects.body.errors)).toEqual(['files.0']);
+      const notBase64 = await api.post('/api/v2/pushes', { push: { files: [{ filename: 'a.txt', data: 'not base64!' }] } }, owner);
+      expect(notBase64.body.errors).toEqual({ 'files.0.data': ['Data must be base64.'] });
       const notAList = await api.post('/api/v2/pushes', { push: { payload: 'x', files: 'a' } }, owner);
       expect(notAList.body.errors).toEqual({ files: ['Files must be a list.'] });
     });
@@ -111,7 +116,7 @@ describe('push lifecycle', () => {
       expect((await api.get(`/api/v2/pushes/${body.url_token}`)).status).toBe(200);
     });
 
-    it('accepts multipart/form-data fields and refuses file parts while attachments are off', async () => {
+    it('accepts multipart/form-data fields, and file parts only as push[files][]', async () => {
       const form = new FormData();
       form.append('push[payload]', 'from a form');
       form.append('push[expire_after_views]', '2');
@@ -121,13 +126,12 @@ describe('push lifecycle', () => {
       expect(body.expire_after_views).toBe(2);
       expect((await api.get(`/api/v2/pushes/${body.url_token}`)).body.payload).toBe('from a form');
 
-      const withFile = new FormData();
-      withFile.append('push[payload]', 'x');
-      withFile.append('push[files][]', new Blob(['file body']), 'a.txt');
+      const misplaced = new FormData();
+      misplaced.append('push[payload]', new Blob(['file body']), 'a.txt');
       const owner = { authorization: `Bearer ${await app.createUser('multipart@example.com')}` };
-      const refused = await fetch(`${app.baseUrl}/api/v2/pushes`, { method: 'POST', body: withFile, headers: owner });
+      const refused = await fetch(`${app.baseUrl}/api/v2/pushes`, { method: 'POST', body: misplaced, headers: owner });
       expect(refused.status).toBe(422);
-      expect(await refused.json()).toEqual({ error: 'File pushes are disabled.', errors: { files: ['File pushes are disabled.'] } });
+      expect(await refused.json()).toEqual({ error: 'Files must be sent as push[files][] parts.', errors: { files: ['Files must be sent as push[files][] parts.'] } });
 
       const malformed = await api.raw('POST', '/api/v2/pushes', { body: '--x\r\nnot a part', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
       expect(malformed).toMatchObject({ status: 400, body: { error: 'Malformed request body: invalid multipart form data.' } });

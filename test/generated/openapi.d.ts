@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create a push
-         * @description Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. With an API token the push belongs to its user, who can then list it, read its audit log and delete it. The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, `push[expire_after_views]`, ... Files make a file push (authentication needed): as `push[files][]` parts of a multipart body, encrypted into storage while they stream in, or base64-encoded in a JSON body's `files`. Limits: PWP__FILES__MAX_FILE_UPLOADS files (10), PWP__FILES__MAX_FILE_SIZE per file (100 MiB), PWP__FILES__MAX_PUSH_SIZE per push (500 MiB), PWP__FILES__MAX_JSON_BODY_SIZE for a JSON body with files (32 MiB). A file over a limit is refused the moment it goes over (413, and the connection is closed rather than the rest of the body read); nothing is kept of a create that fails.
+         * @description Creates a secret that expires after `expire_after_views` counted views or `expire_after_days` days, whichever comes first. With an API token the push belongs to its user, who can then list it, read its audit log and delete it. The body may also be sent as `application/x-www-form-urlencoded` or `multipart/form-data` with the same fields named `push[payload]`, `push[expire_after_views]`, ... Files make a file push (authentication needed): as `push[files][]` parts of a multipart body, encrypted into storage while they stream in, or base64-encoded in a JSON body's `files`. Limits: PWP__FILES__MAX_FILE_UPLOADS files (10), PWP__FILES__MAX_FILE_SIZE per file (100 MiB), PWP__FILES__MAX_PUSH_SIZE per push (500 MiB), PWP__FILES__MAX_JSON_BODY_SIZE for a JSON body with files (32 MiB). A file over a limit is refused the moment it goes over (413, answered at once while the rest of the body is dropped); nothing is kept of a create that fails.
          */
         post: operations["createPush"];
         delete?: never;
@@ -1410,6 +1410,17 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds until requests are accepted again. */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The stored file failed its integrity check (it was altered in storage): none of it is sent. Past the first 64 KiB the answer has begun, so it is cut short instead. */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -145,6 +145,7 @@ export class FileAttachments {
     try {
       await this.store.put(blobKey, sealed);
     } catch (error) {
+      await this.destroy([{ id, blobKey }]);
       // The pipeline's own error (a limit, the client going away) says more than storage's echo of it.
       throw failure ?? error;
     }

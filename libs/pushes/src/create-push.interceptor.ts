@@ -1,5 +1,5 @@
 import { CallHandler, createParamDecorator, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { catchError, type Observable } from 'rxjs';
 import type { AuthenticatedUser } from '@app/auth';
 import { ValidationFailedError } from '@app/common';
@@ -41,9 +41,10 @@ export class CreatePushInterceptor implements NestInterceptor {
           },
         });
       } catch (error) {
+        // The answer goes out now, while the rest of the body is read and dropped: closing the
+        // connection instead could reset it before the client has read the answer.
+        request.resume();
         await uploads.discard();
-        // The rest of the body is not read: the answer closes the connection instead.
-        context.switchToHttp().getResponse<Response>().setHeader('Connection', 'close');
         throw error;
       }
       request.uploads = uploads;

@@ -122,7 +122,7 @@ export const ApiCreatePush = () =>
         '`push[expire_after_views]`, ... Files make a file push (authentication needed): as `push[files][]` parts of a multipart body, ' +
         'encrypted into storage while they stream in, or base64-encoded in a JSON body\'s `files`. Limits: PWP__FILES__MAX_FILE_UPLOADS files (10), ' +
         'PWP__FILES__MAX_FILE_SIZE per file (100 MiB), PWP__FILES__MAX_PUSH_SIZE per push (500 MiB), PWP__FILES__MAX_JSON_BODY_SIZE for a JSON body with files (32 MiB). ' +
-        'A file over a limit is refused the moment it goes over (413, and the connection is closed rather than the rest of the body read); nothing is kept of a create that fails.',
+        'A file over a limit is refused the moment it goes over (413, answered at once while the rest of the body is dropped); nothing is kept of a create that fails.',
     }),
     ApiOptionalAuthentication(),
     ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'),
@@ -275,6 +275,9 @@ export const ApiDownloadPushFile = () =>
     ApiNotFound('No such push, or the link is not a valid, current link for one of its files.'),
     ApiErrorResponse(416, 'The range starts past the end of the file (Content-Range: `bytes */size`).', { example: 'Range not satisfiable.' }),
     ApiTooManyRequests(),
+    ApiErrorResponse(500, 'The stored file failed its integrity check (it was altered in storage): none of it is sent. Past the first 64 KiB the answer has begun, so it is cut short instead.', {
+      example: 'internal-error',
+    }),
     ApiServiceUnavailable(),
   );
 

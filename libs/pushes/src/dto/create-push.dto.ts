@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBase64, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsArray, IsBase64, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
 import { OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
 import { DAYS_BY_DURATION, describeDurations } from '../expiry';
@@ -127,8 +127,6 @@ export class PushInput {
   })
   @IsOptional()
   @IsArray({ message: 'Files must be a list.' })
-  // The exact limit is a setting, checked as the files are stored; this only bounds validation work.
-  @ArrayMaxSize(100, { message: 'Too many files.' })
   @ValidateNested({ each: true })
   @Type(() => JsonFileInput)
   files?: JsonFileInput[];
