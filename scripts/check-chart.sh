@@ -149,6 +149,56 @@ expect_in_render "HPA on: the Deployment leaves replicas to it" templates/deploy
 expect_in_render "HPA off: the Deployment sets replicas" templates/deployment.yaml \
   '(?m)^  replicas: 1$' present "${MIN[@]}"
 
+# File attachments (files.*).
+FILES_LOCAL=(-f "$CHART/ci/files-local-values.yaml")
+FILES_S3=(-f "$CHART/ci/files-s3-values.yaml")
+DATA_MOUNT='- name: data\n\s*mountPath: /var/lib/pwpush\n'
+expect_in_render "files local (default): a PersistentVolumeClaim of 10Gi, kept on uninstall" templates/pvc.yaml \
+  '(?s)kind: PersistentVolumeClaim\n.*helm.sh/resource-policy: keep\n.*storage: 10Gi' present "${MIN[@]}"
+expect_in_render "files local: DATA_DIR is the volume's mount path" templates/configmap.yaml \
+  '(?m)^  DATA_DIR: /var/lib/pwpush\n(.*\n)*  PWP__FILES__STORAGE: local$' present "${MIN[@]}"
+expect_in_render "files local: the Deployment mounts the claim at DATA_DIR" templates/deployment.yaml \
+  "${DATA_MOUNT}"'(?s).*- name: data\n\s*persistentVolumeClaim:\n\s*claimName: pwpush-files\n' present "${MIN[@]}"
+expect_in_render "files local on a PVC: Recreate strategy (one pod on the volume at a time)" templates/deployment.yaml \
+  '(?m)^  strategy:\n    type: Recreate\n  selector:' present "${FILES_LOCAL[@]}"
+expect_in_render "files local: limits reach the env, numbers not in e-notation" templates/configmap.yaml \
+  '(?m)^  PWP__FILES__LINK_LIFETIME_SECONDS: "600"\n  PWP__FILES__MAX_FILE_SIZE: 50MiB\n  PWP__FILES__MAX_FILE_UPLOADS: "5"\n  PWP__FILES__MAX_JSON_BODY_SIZE: 64MiB\n  PWP__FILES__MAX_PUSH_SIZE: "209715200"$' \
+  present "${FILES_LOCAL[@]}"
+expect_in_render "files local: limits left null stay out of the env" templates/configmap.yaml \
+  'PWP__FILES__MAX_|PWP__FILES__LINK_' absent "${MIN[@]}"
+expect_in_render "files local: the PVC takes storageClass and accessModes" templates/pvc.yaml \
+  '(?m)^    - ReadWriteOncePod\n  storageClassName: "standard-rwo"$' present "${FILES_LOCAL[@]}"
+expect_in_render "files local: storageClass \"-\" means storageClassName \"\"" templates/pvc.yaml \
+  '(?m)^  storageClassName: ""$' present "${MIN[@]}" --set files.persistence.storageClass=-
+expect_in_render "files local, existingClaim: no PVC rendered" all \
+  '(?m)^kind: PersistentVolumeClaim$' absent "${MIN[@]}" --set files.persistence.existingClaim=pwpush-data
+expect_in_render "files local, existingClaim: the Deployment mounts it" templates/deployment.yaml \
+  'claimName: pwpush-data\n' present "${MIN[@]}" --set files.persistence.existingClaim=pwpush-data
+expect_in_render "files local, persistence off: an emptyDir at DATA_DIR, no PVC" all \
+  '(?s)^(?!.*kind: PersistentVolumeClaim).*'"${DATA_MOUNT}"'.*- name: data\n\s*# [^\n]*\n\s*emptyDir:\n\s*sizeLimit: 10Gi\n' \
+  present "${MIN[@]}" --set files.persistence.enabled=false
+expect_in_render "files local, persistence off: the strategy value applies again" templates/deployment.yaml \
+  '(?m)^    type: RollingUpdate$' present "${MIN[@]}" --set files.persistence.enabled=false
+expect_in_render "files s3: storage amazon with bucket, endpoint, path style, prefix" templates/configmap.yaml \
+  '(?m)^  PWP__FILES__S3__BUCKET: pwpush-files\n  PWP__FILES__S3__ENDPOINT: https://minio.storage.svc:9000\n  PWP__FILES__S3__FORCE_PATH_STYLE: "true"\n  PWP__FILES__S3__PREFIX: attachments/\n  PWP__FILES__S3__REGION: eu-central-1\n  PWP__FILES__STORAGE: amazon$' \
+  present "${FILES_S3[@]}"
+expect_in_render "files s3: no volume and no PVC" all \
+  '(?m)^kind: PersistentVolumeClaim$|mountPath: /var/lib/pwpush|DATA_DIR' absent "${FILES_S3[@]}"
+expect_in_render "files s3 + existingSecret: credentials from the mapped keys, optional" templates/deployment.yaml \
+  'name: PWP__FILES__S3__ACCESS_KEY_ID\n\s*valueFrom:\n\s*secretKeyRef:\n\s*name: pwpush-secrets\n\s*key: s3-access-key-id\n\s*optional: true\n\s*- name: PWP__FILES__S3__SECRET_ACCESS_KEY\n\s*valueFrom:\n\s*secretKeyRef:\n\s*name: pwpush-secrets\n\s*key: s3-secret-access-key\n\s*optional: true\n' \
+  present "${FILES_S3[@]}"
+expect_in_render "files s3 + existingSecret: the migration Job gets the credentials too" templates/migrations-job.yaml \
+  'key: s3-secret-access-key\n' present "${FILES_S3[@]}"
+expect_in_render "files s3 + chart Secret: the credentials are in the Secret" templates/secret.yaml \
+  '(?m)^  PWP__FILES__S3__ACCESS_KEY_ID: "Y2ktYWNjZXNzLWtleQ=="\n  PWP__FILES__S3__SECRET_ACCESS_KEY: ' present -f "$CHART/ci/servicemonitor-values.yaml"
+expect_in_render "files s3 without keys: no credential env (AWS SDK default chain)" all \
+  'PWP__FILES__S3__ACCESS_KEY_ID' absent "${MIN[@]}" --set files.storage=s3 --set files.s3.bucket=pwpush-files
+expect_in_render "files local: S3 credentials are neither stored nor passed" all \
+  'PWP__FILES__S3__' absent "${MIN[@]}" --set secrets.s3AccessKeyId=a --set secrets.s3SecretAccessKey=b
+expect_in_render "files off: PWP__ENABLE_FILE_PUSHES=false, no volume, replicas free" all \
+  '(?s)^(?!.*(kind: PersistentVolumeClaim|/var/lib/pwpush|PWP__FILES__STORAGE)).*PWP__ENABLE_FILE_PUSHES: "false"\n' \
+  present "${MIN[@]}" --set files.enabled=false --set replicaCount=3
+
 # ------------------------------------------------------------ must-fail cases
 
 section "negative cases (each must fail, for the stated reason)"
@@ -181,6 +231,29 @@ expect_render_failure "schema: config values must be strings" \
   "config.PWP__ALLOW_ANONYMOUS: Invalid type. Expected: string" -f "$CHART/ci/minimal-values.yaml" --set config.PWP__ALLOW_ANONYMOUS=true
 expect_render_failure "secret settings are refused in the ConfigMap" \
   "config.DATABASE_URL is a secret setting" -f "$CHART/ci/minimal-values.yaml" --set-string config.DATABASE_URL=mysql://x
+expect_render_failure "files local refuses a second replica" \
+  "files.storage=local keeps file attachments on a volume of the single API pod, so replicaCount must be 0 or 1 (it is 2)" \
+  -f "$CHART/ci/files-local-values.yaml" --set replicaCount=2
+expect_render_failure "files local refuses autoscaling" \
+  "files.storage=local keeps file attachments on a volume of the single API pod, so it cannot autoscale" \
+  -f "$CHART/ci/minimal-values.yaml" --set autoscaling.enabled=true
+expect_render_failure "schema: files s3 needs a bucket" \
+  "files.s3.bucket: String length must be greater than or equal to 1" -f "$CHART/ci/minimal-values.yaml" --set files.storage=s3
+expect_render_failure "files s3 needs a bucket even without the schema" \
+  "files.s3.bucket is required with files.storage=s3" -f "$CHART/ci/minimal-values.yaml" --set files.storage=s3 --skip-schema-validation
+expect_render_failure "files s3: one credential without the other" \
+  "secrets.s3AccessKeyId and secrets.s3SecretAccessKey go together" -f "$CHART/ci/minimal-values.yaml" \
+  --set files.storage=s3 --set files.s3.bucket=pwpush-files --set secrets.s3AccessKeyId=AKIAEXAMPLE
+expect_render_failure "schema: files.storage is local or s3" \
+  "files.storage: files.storage must be one of the following" -f "$CHART/ci/minimal-values.yaml" --set files.storage=disk
+expect_render_failure "schema: file sizes are bytes or KiB/MiB/GiB" \
+  "files.maxFileSize: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set files.maxFileSize=100MB
+expect_render_failure "file settings are refused in config (the files block sets them)" \
+  "config.PWP__FILES__STORAGE is set by the chart from files.storage" -f "$CHART/ci/minimal-values.yaml" \
+  --set-string config.PWP__FILES__STORAGE=amazon
+expect_render_failure "S3 credentials are refused in the ConfigMap" \
+  "config.PWP__FILES__S3__SECRET_ACCESS_KEY is a secret setting" -f "$CHART/ci/minimal-values.yaml" \
+  --set-string config.PWP__FILES__S3__SECRET_ACCESS_KEY=x
 expect_render_failure "metrics token without ServiceMonitor bearer token" \
   "bearerToken.enabled=true" -f "$CHART/ci/minimal-values.yaml" \
   --set metrics.serviceMonitor.enabled=true --set secrets.metricsToken=t

@@ -102,6 +102,14 @@ REDIS_URL: {{ . | b64enc | quote }}
 {{- with .Values.secrets.metricsToken }}
 METRICS_TOKEN: {{ . | b64enc | quote }}
 {{- end }}
+{{- if eq (include "pwpush.filesStorage" .) "s3" }}
+{{- with .Values.secrets.s3AccessKeyId }}
+PWP__FILES__S3__ACCESS_KEY_ID: {{ . | b64enc | quote }}
+{{- end }}
+{{- with .Values.secrets.s3SecretAccessKey }}
+PWP__FILES__S3__SECRET_ACCESS_KEY: {{ . | b64enc | quote }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -124,7 +132,12 @@ Call with (dict "ctx" $ "secretName" "...").
     secretKeyRef:
       name: {{ .secretName }}
       key: {{ ternary $keys.masterKey "PWPUSH_MASTER_KEY" $existing }}
-{{- range $env, $field := dict "PWPUSH_MASTER_KEY_PREVIOUS" "masterKeyPrevious" "REDIS_URL" "redisUrl" "METRICS_TOKEN" "metricsToken" }}
+{{- $optional := dict "PWPUSH_MASTER_KEY_PREVIOUS" "masterKeyPrevious" "REDIS_URL" "redisUrl" "METRICS_TOKEN" "metricsToken" }}
+{{- if eq (include "pwpush.filesStorage" .ctx) "s3" }}
+{{- $_ := set $optional "PWP__FILES__S3__ACCESS_KEY_ID" "s3AccessKeyId" }}
+{{- $_ := set $optional "PWP__FILES__S3__SECRET_ACCESS_KEY" "s3SecretAccessKey" }}
+{{- end }}
+{{- range $env, $field := $optional }}
 {{- if $existing }}
 - name: {{ $env }}
   valueFrom:
@@ -149,10 +162,14 @@ for the migration hook Job (the ConfigMap does not exist yet when a pre-install
 hook runs).
 */}}
 {{- define "pwpush.configData" -}}
-{{- $secretKeys := list "DATABASE_URL" "PWPUSH_MASTER_KEY" "PWPUSH_MASTER_KEY_PREVIOUS" "REDIS_URL" "METRICS_TOKEN" }}
+{{- $secretKeys := list "DATABASE_URL" "PWPUSH_MASTER_KEY" "PWPUSH_MASTER_KEY_PREVIOUS" "REDIS_URL" "METRICS_TOKEN" "PWP__FILES__S3__ACCESS_KEY_ID" "PWP__FILES__S3__SECRET_ACCESS_KEY" }}
+{{- $fileKeys := include "pwpush.fileSettings" . | fromYaml }}
 {{- range $k, $_ := .Values.config }}
 {{- if has $k $secretKeys }}
 {{- fail (printf "config.%s is a secret setting: set it under secrets (or in secrets.existingSecret), not in the ConfigMap" $k) }}
+{{- end }}
+{{- if hasKey $fileKeys $k }}
+{{- fail (printf "config.%s is set by the chart from %s: set that value instead" $k (get $fileKeys $k)) }}
 {{- end }}
 {{- end }}
 {{- $data := dict
@@ -164,6 +181,7 @@ hook runs).
 }}
 {{- with .Values.app.trustProxy }}{{ $_ := set $data "TRUST_PROXY" . }}{{ end }}
 {{- with .Values.app.corsOrigins }}{{ $_ := set $data "CORS_ORIGINS" . }}{{ end }}
+{{- $data = merge $data (include "pwpush.filesEnv" . | fromYaml) }}
 {{- $data = merge (deepCopy .Values.config) $data }}
 {{- toYaml $data }}
 {{- end }}
@@ -193,4 +211,92 @@ enableServiceLinks: false
 - name: tmp
   emptyDir:
     sizeLimit: {{ .Values.tmpSizeLimit }}
+{{- end }}
+
+
+{{/*
+File attachments. "pwpush.filesStorage" is "local", "s3", or "" when file pushes
+are off; local files live under DATA_DIR/files on the "data" volume.
+*/}}
+{{- define "pwpush.filesStorage" -}}
+{{- if .Values.files.enabled }}{{ .Values.files.storage }}{{ end }}
+{{- end }}
+
+{{- define "pwpush.dataDir" -}}
+/var/lib/pwpush
+{{- end }}
+
+{{- define "pwpush.filesClaimName" -}}
+{{- default (printf "%s-files" (include "pwpush.fullname" . | trunc 57 | trimSuffix "-")) .Values.files.persistence.existingClaim }}
+{{- end }}
+
+{{/* Environment variable -> the value that sets it; config may not set these. */}}
+{{- define "pwpush.fileSettings" -}}
+PWP__ENABLE_FILE_PUSHES: files.enabled
+PWP__FILES__STORAGE: files.storage
+DATA_DIR: files.persistence (the volume is mounted at {{ include "pwpush.dataDir" . }})
+PWP__FILES__MAX_FILE_UPLOADS: files.maxFileUploads
+PWP__FILES__MAX_FILE_SIZE: files.maxFileSize
+PWP__FILES__MAX_PUSH_SIZE: files.maxPushSize
+PWP__FILES__MAX_JSON_BODY_SIZE: files.maxJsonBodySize
+PWP__FILES__LINK_LIFETIME_SECONDS: files.linkLifetimeSeconds
+PWP__FILES__S3__BUCKET: files.s3.bucket
+PWP__FILES__S3__REGION: files.s3.region
+PWP__FILES__S3__ENDPOINT: files.s3.endpoint
+PWP__FILES__S3__FORCE_PATH_STYLE: files.s3.forcePathStyle
+PWP__FILES__S3__PREFIX: files.s3.prefix
+{{- end }}
+
+{{/* Non-secret file settings (merged into pwpush.configData). Limits left null keep the app defaults. */}}
+{{- define "pwpush.filesEnv" -}}
+{{- $f := .Values.files }}
+{{- $env := dict "PWP__ENABLE_FILE_PUSHES" (toString $f.enabled) }}
+{{- $storage := include "pwpush.filesStorage" . }}
+{{- if eq $storage "local" }}
+{{- $_ := set $env "PWP__FILES__STORAGE" "local" }}
+{{- $_ := set $env "DATA_DIR" (include "pwpush.dataDir" .) }}
+{{- else if eq $storage "s3" }}
+{{- $_ := set $env "PWP__FILES__STORAGE" "amazon" }}
+{{- $_ := set $env "PWP__FILES__S3__BUCKET" $f.s3.bucket }}
+{{- $_ := set $env "PWP__FILES__S3__REGION" $f.s3.region }}
+{{- $_ := set $env "PWP__FILES__S3__FORCE_PATH_STYLE" (toString $f.s3.forcePathStyle) }}
+{{- with $f.s3.endpoint }}{{ $_ := set $env "PWP__FILES__S3__ENDPOINT" . }}{{ end }}
+{{- with $f.s3.prefix }}{{ $_ := set $env "PWP__FILES__S3__PREFIX" . }}{{ end }}
+{{- end }}
+{{- range $name, $value := dict
+  "PWP__FILES__MAX_FILE_UPLOADS" $f.maxFileUploads
+  "PWP__FILES__MAX_FILE_SIZE" $f.maxFileSize
+  "PWP__FILES__MAX_PUSH_SIZE" $f.maxPushSize
+  "PWP__FILES__MAX_JSON_BODY_SIZE" $f.maxJsonBodySize
+  "PWP__FILES__LINK_LIFETIME_SECONDS" $f.linkLifetimeSeconds
+}}
+{{- if not (kindIs "invalid" $value) }}
+{{- /* Numbers from a values file arrive as float64: int64 keeps 104857600 from becoming 1.048576e+08. */}}
+{{- $_ := set $env $name (ternary $value (toString (int64 $value)) (kindIs "string" $value)) }}
+{{- end }}
+{{- end }}
+{{- toYaml $env }}
+{{- end }}
+
+{{/*
+Local file storage is one pod's volume: more than one replica (or an HPA) would
+spread the files over pods that cannot see each other's. S3 has no such limit.
+*/}}
+{{- define "pwpush.validateFiles" -}}
+{{- $storage := include "pwpush.filesStorage" . }}
+{{- $local := "files.storage=local keeps file attachments on a volume of the single API pod" }}
+{{- $fix := "use files.storage=s3 (S3-compatible object storage) to run several replicas, or files.enabled=false" }}
+{{- if eq $storage "local" }}
+{{- if .Values.autoscaling.enabled }}
+{{- fail (printf "%s, so it cannot autoscale: autoscaling.enabled must be false; %s" $local $fix) }}
+{{- end }}
+{{- if gt (int .Values.replicaCount) 1 }}
+{{- fail (printf "%s, so replicaCount must be 0 or 1 (it is %d); %s" $local (int .Values.replicaCount) $fix) }}
+{{- end }}
+{{- else if eq $storage "s3" }}
+{{- $_ := required "files.s3.bucket is required with files.storage=s3" .Values.files.s3.bucket }}
+{{- if and (not .Values.secrets.existingSecret) (ne (empty .Values.secrets.s3AccessKeyId) (empty .Values.secrets.s3SecretAccessKey)) }}
+{{- fail "secrets.s3AccessKeyId and secrets.s3SecretAccessKey go together: set both, or neither to use the AWS SDK default credential chain (e.g. IRSA via serviceAccount.annotations)" }}
+{{- end }}
+{{- end }}
 {{- end }}
