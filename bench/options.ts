@@ -2,6 +2,9 @@ export const SCENARIOS = ['create', 'retrieve', 'preview', 'mix'] as const;
 /** `version` (no database work) is a diagnostic: the cost of the HTTP stack alone. */
 export const ALL_SCENARIOS = [...SCENARIOS, 'version'] as const;
 export type Scenario = (typeof ALL_SCENARIOS)[number];
+/** Not autocannon runs: one large file through the service, a few rounds, beside a plain file copy (see bench/files.ts). */
+export const FILE_SCENARIOS = ['upload', 'download'] as const;
+export type FileScenario = (typeof FILE_SCENARIOS)[number];
 export const ENGINES = ['sqlite', 'mysql'] as const;
 export type Engine = (typeof ENGINES)[number];
 /** floor: node:http by hand; express: the same handlers on bare Express 5 (see bench/floor/server.ts). */
@@ -16,6 +19,11 @@ export interface BenchOptions {
   connections: number;
   engines: Engine[];
   scenarios: Scenario[];
+  fileScenarios: FileScenario[];
+  /** Size of the file the file scenarios send, in MiB. */
+  fileMib: number;
+  /** Timed rounds per file scenario (the median is reported). */
+  fileRounds: number;
   targets: Target[];
   /** The service's LOG_LEVEL; `info` is what operators run. */
   logLevel: string;
@@ -37,8 +45,12 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
   --warmup <s>          unmeasured seconds before each measurement     (default 5)
   --connections <n>     concurrent keep-alive connections              (default 50)
   --db <list>           sqlite,mysql                                   (default both)
-  --scenarios <list>    create,retrieve,preview,mix, and version (the HTTP stack alone, no database)
-                                                                       (default create,retrieve,preview,mix)
+  --scenarios <list>    create,retrieve,preview,mix, and version (the HTTP stack alone, no database);
+                        upload,download: a large file through the service (needs the service target),
+                        timed whole, beside a plain stream copy of the same bytes in the same storage
+                                                                       (default create,retrieve,preview,mix,upload,download)
+  --file-mib <n>        MiB in the random file upload/download send   (default 200)
+  --file-rounds <n>     timed rounds per file scenario (median shown) (default 3)
   --targets <list>      service,floor,express                          (default all three)
   --log-level <level>   the service's LOG_LEVEL                        (default info)
   --throttling <mode>   raised: PWP__THROTTLING__* far above the load, so the guard runs but never refuses;
@@ -86,18 +98,32 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
     given.set(name, value);
   }
-  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'targets', 'log-level', 'throttling', 'heap-mb', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
+  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'file-mib', 'file-rounds', 'targets', 'log-level', 'throttling', 'heap-mb', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
   const unknown = [...given.keys()].filter((name) => !known.has(name));
   if (unknown.length > 0) throw new Error(`Unknown option(s) ${unknown.map((n) => `--${n}`).join(', ')}\n${USAGE}`);
   if (given.get('help') === 'true') return 'help';
   const truthy = (name: string) => ['true', '1', 'yes'].includes(given.get(name) ?? '');
+  const scenarios = list('scenarios', given.get('scenarios') ?? [...SCENARIOS, ...FILE_SCENARIOS].join(','), [...ALL_SCENARIOS, ...FILE_SCENARIOS]);
+  const targets = list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS);
+  let fileScenarios = scenarios.filter((s): s is FileScenario => (FILE_SCENARIOS as readonly string[]).includes(s));
+  if (fileScenarios.length > 0 && !targets.includes('service')) {
+    // Chosen by default, they quietly give way to a run of the floors alone; asked for, they need the service.
+    if (given.has('scenarios')) throw new Error(`--scenarios ${fileScenarios.join(',')} measure the service: add it to --targets`);
+    fileScenarios = [];
+  }
+  const fileRounds = positive('file-rounds', given.get('file-rounds') ?? '3', 1);
+  // A file push allows at most 100 views: one per timed download round, and one for the verifying download.
+  if (fileRounds > 99) throw new Error(`--file-rounds: at most 99, got ${fileRounds}`);
   return {
     duration: positive('duration', given.get('duration') ?? '20', 1),
     warmup: positive('warmup', given.get('warmup') ?? '5', 0),
     connections: positive('connections', given.get('connections') ?? '50', 1),
     engines: list('db', given.get('db') ?? ENGINES.join(','), ENGINES),
-    scenarios: list('scenarios', given.get('scenarios') ?? SCENARIOS.join(','), ALL_SCENARIOS),
-    targets: list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS),
+    scenarios: scenarios.filter((s): s is Scenario => (ALL_SCENARIOS as readonly string[]).includes(s)),
+    fileScenarios,
+    fileMib: positive('file-mib', given.get('file-mib') ?? '200', 1),
+    fileRounds,
+    targets,
     logLevel: given.get('log-level') ?? 'info',
     throttling: list('throttling', given.get('throttling') ?? 'raised', ['raised', 'off'] as const)[0],
     heapMb: given.get('heap-mb') === '0' ? 0 : positive('heap-mb', given.get('heap-mb') ?? '256', 64),

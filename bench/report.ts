@@ -1,3 +1,4 @@
+import type { FileResult } from './files';
 import type { Engine, Scenario, Target } from './options';
 import type { Measurement } from './scenarios';
 
@@ -66,8 +67,44 @@ export function formatTable(rows: ResultRow[]): string {
     ...cells(row.express).filter((_, i) => i === 0 || i === 5),
     percent(row.expressRatio),
   ]);
+  return markdown(header, body);
+}
+
+/** Two text columns on the left, the figures right-aligned. */
+function markdown(header: string[], body: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cols: string[]) => `| ${cols.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+/** The file scenarios: MiB/s through the service and by a plain stream copy, the service's memory and CPU. */
+export function formatFileTable(rows: FileResult[]): string {
+  const header = [
+    'database',
+    'scenario',
+    'service MiB/s',
+    'median s',
+    'floor MiB/s',
+    'median s',
+    'service/floor',
+    'RSS MB at start',
+    'peak RSS MB',
+    'CPU s/GiB',
+  ];
+  const body = rows.map((row) => [
+    ENGINE_LABEL[row.engine],
+    row.scenario,
+    int(row.service.mibPerSecond),
+    fixed(row.service.medianSeconds, 2),
+    int(row.floor.mibPerSecond),
+    fixed(row.floor.medianSeconds, 2),
+    percent(row.ratio),
+    int(row.service.rssAtStartMb),
+    int(row.service.peakRssMb),
+    fixed(row.service.cpuSecondsPerGib, 1),
+  ]);
+  return markdown(header, body);
 }

@@ -3,9 +3,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeF
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { type BenchDatabases, createDatabases } from './databases';
+import { createApiToken, createSourceFile, type FileResult, measureFiles, type SourceFile } from './files';
 import { type BenchOptions, type Engine, parseOptions, type Target, USAGE } from './options';
 import { freePort, killAll, progress, ProcessMonitor, runCommand, type ServerProcess, startServer } from './processes';
-import { formatTable, type ResultRow, type ServerSummary } from './report';
+import { formatFileTable, formatTable, type ResultRow, type ServerSummary } from './report';
 import { measure, PushPool } from './scenarios';
 
 /**
@@ -56,8 +57,12 @@ function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: s
     // 0 turns a window off.
     PWP__THROTTLING__MINUTE: options.throttling === 'off' ? '0' : RAISED_LIMIT,
     PWP__THROTTLING__SECOND: options.throttling === 'off' ? '0' : RAISED_LIMIT,
+    // Only the file scenarios need room for a large file (the defaults are 100 MiB a file, 500 MiB a push).
+    ...(options.fileScenarios.length > 0 ? { PWP__FILES__MAX_FILE_SIZE: `${fileLimitMib(options)}MiB`, PWP__FILES__MAX_PUSH_SIZE: `${Math.max(512, fileLimitMib(options))}MiB` } : {}),
   };
 }
+
+const fileLimitMib = (options: BenchOptions) => Math.max(256, options.fileMib + 1);
 
 async function startTarget(target: Target, dbs: BenchDatabases, options: BenchOptions, dist: string, profileDir: string | undefined): Promise<ServerProcess> {
   const port = await freePort();
@@ -75,13 +80,16 @@ async function runEngine(
   options: BenchOptions,
   dist: string,
   profileDir: string | undefined,
-): Promise<{ rows: ResultRow[]; servers: ServerSummary[] }> {
+  source: SourceFile | undefined,
+): Promise<{ rows: ResultRow[]; fileRows: FileResult[]; servers: ServerSummary[] }> {
   const dbs = await createDatabases(engine, options.mysqlUrl);
   const drop = () => dbs.drop();
   cleanups.push(drop);
   const servers = new Map<Target, { process: ServerProcess; monitor: ProcessMonitor; pool: PushPool }>();
   try {
-    for (const target of options.targets) {
+    // The file scenarios measure the service alone: without load scenarios, the floors stay down.
+    const targets: Target[] = options.scenarios.length > 0 ? options.targets : ['service'];
+    for (const target of targets) {
       // Both schemas come from the service's migrations: the floor writes the very same tables.
       progress(`${engine}: migrating the ${target} database`);
       await runCommand(process.execPath, [cliMain(dist), 'migrations:run'], { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], PWPUSH_MASTER_KEY: MASTER_KEY });
@@ -110,8 +118,26 @@ async function runEngine(
       if (row.service && row.express) row.expressRatio = row.service.requestsPerSecond / row.express.requestsPerSecond;
       rows.push(row);
     }
+    const fileRows: FileResult[] = [];
+    if (source && options.fileScenarios.length > 0) {
+      const { process: server, monitor } = servers.get('service')!;
+      const dataDir = join(dbs.dir, 'data');
+      progress(`${engine}: creating a user for the file scenarios (users:create)`);
+      const apiToken = await createApiToken(cliMain(dist), { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls.service, DATA_DIR: dataDir, PWPUSH_MASTER_KEY: MASTER_KEY });
+      for (const scenario of options.fileScenarios) {
+        progress(`${engine} ${scenario} service: ${options.fileRounds} rounds of ${options.fileMib} MiB, each beside a floor round`);
+        const result = await measureFiles(scenario, { engine, baseUrl: server.url, apiToken, filesDir: join(dataDir, 'files'), monitor, source, rounds: options.fileRounds });
+        const died = server.exitStatus();
+        if (died) throw new Error(`the service exited (${died}) during the ${scenario} scenario`);
+        fileRows.push(result);
+        progress(
+          `  service ${result.service.mibPerSecond.toFixed(0)} MiB/s (median ${result.service.medianSeconds.toFixed(2)} s), floor ${result.floor.mibPerSecond.toFixed(0)} MiB/s, ` +
+            `${Math.round(result.ratio * 100)}%; RSS ${Math.round(result.service.rssAtStartMb)} → peak ${Math.round(result.service.peakRssMb)} MB, ${result.service.cpuSecondsPerGib.toFixed(1)} CPU s/GiB`,
+        );
+      }
+    }
     const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.monitor.lifetimePeak() }));
-    return { rows, servers: summaries };
+    return { rows, fileRows, servers: summaries };
   } catch (error) {
     for (const [target, s] of servers) progress(`${target} (${s.process.exitStatus() ?? 'running'}) output:\n${s.process.output().slice(-5000)}`);
     throw error;
@@ -158,21 +184,37 @@ async function main(): Promise<void> {
   const started = new Date();
   const loadBefore = loadavg();
 
+  let source: SourceFile | undefined;
+  if (options.fileScenarios.length > 0) {
+    progress(`generating the ${options.fileMib} MiB random file for ${options.fileScenarios.join(' and ')}`);
+    const file = await createSourceFile(options.fileMib);
+    source = file;
+    cleanups.push(async () => file.remove());
+  }
+
   const rows: ResultRow[] = [];
+  const fileRows: FileResult[] = [];
   const servers: ServerSummary[] = [];
   for (const engine of options.engines) {
-    const result = await runEngine(engine, options, build.dist, profileDir);
+    const result = await runEngine(engine, options, build.dist, profileDir, source);
     rows.push(...result.rows);
+    fileRows.push(...result.fileRows);
     servers.push(...result.servers);
   }
+  source?.remove();
 
   const cpu = cpus();
   const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`;
-  const table = formatTable(rows);
+  const table = rows.length > 0 ? formatTable(rows) : '';
+  const fileTable = fileRows.length > 0 ? formatFileTable(fileRows) : '';
+  const fileCaption =
+    `${options.fileMib} MiB random file, median of ${options.fileRounds} rounds each; service: multipart POST (upload) or GET of the signed link (download) over node:http on 127.0.0.1, ` +
+    `timed to the last byte of the answer; floor: the same bytes by a Node stream pipeline in the bench process, source file → new file in the service's DATA_DIR/files (upload), ` +
+    `the service's stored (encrypted) blob → discarded (download); RSS sampled every 100 ms`;
   const caption =
-    `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` +
+    (rows.length > 0 ? `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` : '') +
     `service LOG_LEVEL=${options.logLevel}, rate limits ${options.throttling}; heap limit ${options.heapMb > 0 ? `${options.heapMb} MB` : 'V8 default'}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
-  process.stdout.write(`${table}\n\n${caption}\n`);
+  process.stdout.write([table, fileTable && `${fileTable}\n\n${fileCaption}`, caption].filter(Boolean).join('\n\n') + '\n');
 
   const out = options.out ? resolve(options.out) : join(resultsDir, `${stamp}.json`);
   mkdirSync(join(out, '..'), { recursive: true });
@@ -185,7 +227,9 @@ async function main(): Promise<void> {
     loadAverage: { before: loadBefore, after: loadavg() },
     options,
     table,
+    fileTable,
     rows,
+    fileRows,
     servers,
   };
   writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
