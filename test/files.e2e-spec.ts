@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { UsersService } from '@app/auth';
 import { FileAttachments } from '@app/files';
-import { ExpirySweepService } from '@app/pushes';
+import { ExpirySweepService, PushesService } from '@app/pushes';
 import { startBlobBackend, StoredBlobs, type BlobBackend } from './support/blob-storage';
 import { client, type ApiClient } from './support/http';
 import { openApiValidator } from './support/openapi-validator';
@@ -143,6 +144,26 @@ describe.each(['disk', 's3'] as const)('file pushes stored on %s', (storage) => 
     ]);
     expect((await download(files[0].url)).bytes.toString()).toBe('hello\n');
     expect(sha256((await download(files[1].url)).bytes)).toBe(sha256(bytes));
+  });
+
+  it('takes a form with nothing but files as a file push', async () => {
+    const { status, body } = await postForm(form({}, [{ name: 'only.txt', bytes: Buffer.from('only') }]));
+    expect([status, body.kind]).toEqual([201, 'file']);
+    expect((await download((await retrieve(body.url_token as string)).files[0].url)).bytes.toString()).toBe('only');
+  });
+
+  it('counts the bytes uploaded and downloaded, and the blobs destroyed, in /metrics', async () => {
+    const metric = async (name: string) => {
+      const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
+      return Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1]);
+    };
+    const [up, down, destroyed] = await Promise.all(['pwpush_file_bytes_total{direction="upload"}', 'pwpush_file_bytes_total{direction="download"}', 'pwpush_file_blobs_destroyed_total'].map(metric));
+    const token = await createFilePush([{ name: 'm.bin', bytes: randomBytes(1000) }]);
+    await download((await retrieve(token)).files[0].url);
+    await api.delete(`/api/v2/pushes/${token}`, owner);
+    expect(await metric('pwpush_file_bytes_total{direction="upload"}')).toBe(up + 1000);
+    expect(await metric('pwpush_file_bytes_total{direction="download"}')).toBe(down + 1000);
+    expect(await metric('pwpush_file_blobs_destroyed_total')).toBe(destroyed + 1);
   });
 
   it('answers Range requests so a download can resume', async () => {
@@ -296,6 +317,17 @@ describe.each(['disk', 's3'] as const)('file pushes stored on %s', (storage) => 
     const left = await blobs.all();
     expect([...added.keys()].filter((key) => left.has(key))).toEqual([]);
     expect((await retrieve(token)).expired).toBe(true);
+  });
+
+  it("destroys the files of a user whose account is deleted", async () => {
+    const email = `leaving-${storage}@example.com`;
+    const leaving = { authorization: `Bearer ${await app.createUser(email)}` };
+    const added = await blobsAddedBy(() => postForm(form({}, [{ name: 'x.txt', bytes: Buffer.from('x') }]), leaving));
+    expect(added.size).toBe(1);
+    const users = app.service(UsersService);
+    await app.service(PushesService).expireAllOwnedBy((await users.find(email)).id);
+    await users.delete(email);
+    expect((await blobs.all()).has([...added.keys()][0])).toBe(false);
   });
 
   it('removes an upload a dead process left behind, a day after it began', async () => {

@@ -20,6 +20,10 @@ describe('query plans', () => {
          VALUES (?, 'text', 7, 5, 1, ?, ?, ?, NULL)`,
         [`plan${i}`, Date.now() + 1e6, Date.now(), Date.now()],
       );
+      await app.dataSource.query(
+        'INSERT INTO file_attachments (push_id, blob_key, meta, stream_key, size, created_at, destroy_at) VALUES (?, ?, ?, ?, 0, ?, ?)',
+        [i < 10 ? i + 1 : null, `planblob${i}`, Buffer.from('m'), Buffer.from('k'), Date.now(), Date.now() + i * 1e6],
+      );
     }
   });
   afterAll(() => app.close({ drop: true }));
@@ -40,6 +44,9 @@ describe('query plans', () => {
     ['an owner\'s list page', 'SELECT * FROM pushes WHERE user_id = ? AND expired = ? ORDER BY id DESC LIMIT 51', [1, 0], 'ix_pushes_user_id_expired_id'],
     ['the sweep\'s elapsed pushes', 'SELECT id FROM pushes WHERE expired = 0 AND expires_at <= ? ORDER BY expires_at LIMIT 2000', [Date.now()], 'ix_pushes_expired_expires_at'],
     ['the purge\'s old expired pushes', 'SELECT id FROM pushes WHERE expired = 1 AND expired_on < ? ORDER BY expired_on LIMIT 2000', [Date.now()], 'ix_pushes_expired_expired_on'],
+    ['an owner\'s file pushes', "SELECT id FROM pushes WHERE user_id = ? AND kind = 'file'", [1], 'ix_pushes_user_id_expired_id'],
+    ['a push\'s files', 'SELECT * FROM file_attachments WHERE push_id = ? ORDER BY id ASC', [3], 'ix_file_attachments_push_id'],
+    ['the file blobs due for destruction', 'SELECT id, blob_key FROM file_attachments WHERE destroy_at <= ? ORDER BY destroy_at ASC LIMIT 2000', [Date.now()], 'ix_file_attachments_destroy_at'],
     ['a push\'s audit page', 'SELECT * FROM audit_entries WHERE push_id = ? ORDER BY id ASC LIMIT 50', [1], 'ix_audit_entries_push_id_id'],
     // MySQL plans a unique-key miss as "no matching row", so these look up rows that exist.
     ['a user by email', 'SELECT * FROM users WHERE email = ?', () => ['first@example.com'], 'ux_users_email'],

@@ -28,6 +28,8 @@ describe('logs of a full session', () => {
       malformed: 'Malformed-2b8e-Quoll',
       invalid: 'Invalid-9f1d-Dugong',
       bogusToken: 'Bogus-4e6a-Saiga',
+      filename: 'Filename-7b2c-Pudu.txt',
+      fileContent: 'FileContent-0d5e-Markhor',
     };
     const env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-logs-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
     const created = await runNode(CLI_MAIN, ['users:create', '--email', 'logs@example.com'], env);
@@ -59,15 +61,26 @@ describe('logs of a full session', () => {
       await api.get(path, bearer),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 401, 401, 200, 200, 400, 200, 401, 400, 201, 422, 401, 200, 200]);
+
+    // A file push: its name and bytes, its token and its download link.
+    const upload = new FormData();
+    upload.append('push[files][]', new Blob([secrets.fileContent]), secrets.filename);
+    const filePush = (await (await fetch(`${server.url}/api/v2/pushes`, { method: "POST", body: upload, headers: bearer })).json()) as { url_token: string };
+    const [file] = (await api.get(`/api/v2/pushes/${filePush.url_token}`)).body.files as { url: string }[];
+    expect(await (await fetch(file.url)).text()).toBe(secrets.fileContent);
+    const link = file.url.split('/').pop()!;
     expect(await server.stop()).toBe(0);
 
     const output = server.output();
-    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string]) expect(output).not.toContain(secret);
+    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link]) {
+      expect(output).not.toContain(secret);
+    }
     const lines = output.trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     const requests = lines.map((line) => JSON.parse(line) as { req?: { id: string; url: string } }).filter((entry) => entry.req);
     expect(requests.length).toBeGreaterThanOrEqual(15);
     expect(requests.map((entry) => entry.req!.id)).toContain('trace-logs-1');
     expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/audit');
+    expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/files/:link');
   });
 });

@@ -194,6 +194,8 @@ export class UploadBatch {
   readonly ids: number[] = [];
   private started = 0;
   private bytes = 0;
+  /** The store of the file before: files are stored one after the other, in the order they came. */
+  private previous: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly files: FileAttachments,
@@ -211,8 +213,10 @@ export class UploadBatch {
       throw ValidationFailedError.of('files', `Too many files: at most ${limits.maxUploads} per push.`);
     }
     this.started++;
-    const stored = await this.files.encryptToStorage(file, this.limit());
-    this.ids.push(stored.id);
+    // After a failure the files behind it fail the same way, without being stored.
+    const stored = this.previous.then(() => this.files.encryptToStorage(file, this.limit()));
+    this.previous = stored;
+    this.ids.push((await stored).id);
   }
 
   /** Removes what was stored (see FileAttachments.discard). */

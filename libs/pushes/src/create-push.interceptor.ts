@@ -48,6 +48,7 @@ export class CreatePushInterceptor implements NestInterceptor {
         throw error;
       }
       request.uploads = uploads;
+      if (uploads.count > 0) request.body = withReceivedFiles(request.body as Record<string, unknown>);
     }
     this.pushes.checkCreator({ withFiles: asksForFiles(request.body) }, request.user);
     return next.handle().pipe(
@@ -62,6 +63,15 @@ export class CreatePushInterceptor implements NestInterceptor {
 
 /** The files a multipart create has received (none for other bodies: the service then makes an empty batch). */
 export const Uploads = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<CreateRequest>().uploads);
+
+/**
+ * The files of a multipart body are the push's content, even when no other field came with them:
+ * its `push` is then not missing. They are in the batch; `files` here only says that they exist.
+ */
+function withReceivedFiles(body: Record<string, unknown>): Record<string, unknown> {
+  const push = typeof body.push === 'object' && body.push !== null && !Array.isArray(body.push) ? body.push : {};
+  return { ...body, push: { ...push, files: [] } };
+}
 
 /** Whether a create body, as sent, asks for a file push: `kind: "file"` or a `files` key. */
 function asksForFiles(body: unknown): boolean {
