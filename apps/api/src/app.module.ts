@@ -7,6 +7,7 @@ import { CryptoModule } from '@app/crypto';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { MetricsEndpointModule } from '@app/metrics';
+import { PagesModule } from '@app/pages';
 import { ExpirySweepModule, PushesModule } from '@app/pushes';
 import { RateLimitModule } from '@app/rate-limit';
 import { RedisModule } from '@app/redis';
@@ -31,6 +32,7 @@ export class AppModule {
         AuditModule,
         PushesModule,
         ExpirySweepModule,
+        PagesModule,
         VersionModule,
         HealthModule,
         MetricsEndpointModule,

@@ -23,6 +23,13 @@ const print = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 };
 
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Password: ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Runs `work` with the app's services, and turns account errors into command errors. */
 async function withServices(settings: Settings, work: (app: INestApplicationContext) => Promise<void>): Promise<void> {
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(settings), { abortOnError: false });
@@ -63,6 +70,17 @@ export const COMMANDS: Record<string, Command> = {
     run: (flags, settings) =>
       withServices(settings, async (app) => {
         print(await app.get(UsersService).create(flags.get('email')!, flags.get('password')));
+      }),
+  },
+  'users:password': {
+    summary: '--email <email>: set or reset the password for the pages (/users/sign_in), read from standard input',
+    required: ['email'],
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        // From stdin, so it is in no shell history and no process list.
+        const password = (await readStdin()).replace(/\r?\n$/, '');
+        await app.get(UsersService).setPassword(flags.get('email')!, password);
+        print({ email: (await app.get(UsersService).find(flags.get('email')!)).email, password: 'set' });
       }),
   },
   'users:token': {

@@ -4,15 +4,17 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiAuthGuard } from './api-auth.guard';
 import { ApiTokenEntity } from './api-token.entity';
+import { SessionEntity } from './session.entity';
+import { SessionsService } from './sessions.service';
 import { BearerStrategy, HeaderPairStrategy } from './strategies';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity])],
-  providers: [UsersRepository, UsersService, BearerStrategy, HeaderPairStrategy],
-  exports: [UsersService],
+  imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity])],
+  providers: [UsersRepository, UsersService, SessionsService, BearerStrategy, HeaderPairStrategy],
+  exports: [UsersService, SessionsService],
 })
 export class AuthModule {}
 

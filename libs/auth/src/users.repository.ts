@@ -44,6 +44,18 @@ export class UsersRepository {
     if (updated.affected === 0) await this.tokens.insert({ userId, name, tokenHash, createdAt: now });
   }
 
+  async setPasswordHash(id: number, passwordHash: string, now: number): Promise<void> {
+    await this.users.update({ id }, { passwordHash, updatedAt: now });
+  }
+
+  listTokens(userId: number): Promise<ApiTokenEntity[]> {
+    return this.tokens.find({ where: { userId }, order: { name: 'ASC' } });
+  }
+
+  async deleteToken(userId: number, name: string): Promise<boolean> {
+    return ((await this.tokens.delete({ userId, name })).affected ?? 0) > 0;
+  }
+
   async deleteTokens(userId: number): Promise<number> {
     return (await this.tokens.delete({ userId })).affected ?? 0;
   }

@@ -15,6 +15,11 @@ export interface IssuedToken {
   api_token: string;
 }
 
+export interface TokenSummary {
+  name: string;
+  created_at: string;
+}
+
 export interface UserSummary {
   email: string;
   created_at: string;
@@ -37,7 +42,7 @@ export class UsersService {
 
   async create(email: string, password?: string): Promise<IssuedToken> {
     const address = normalizeEmail(email);
-    if (password !== undefined && password.length < 8) throw new AccountError('The password must have at least 8 characters.');
+    if (password !== undefined) checkPassword(password);
     if (await this.repository.findByEmail(address)) throw new AccountError(`A user with the email ${address} already exists.`);
     const now = this.clock.now();
     const passwordHash = password === undefined ? null : await this.hasher.hash(password);
@@ -57,6 +62,35 @@ export class UsersService {
     const token = newToken();
     await this.repository.upsertToken(user.id, name, hashToken(token), this.clock.now());
     return { email: user.email, api_token: token };
+  }
+
+  /** Sets or resets the password a person signs in with on the pages. */
+  async setPassword(email: string, password: string): Promise<void> {
+    checkPassword(password);
+    const user = await this.existing(email);
+    await this.repository.setPasswordHash(user.id, await this.hasher.hash(password), this.clock.now());
+  }
+
+  /**
+   * The user with this email and password, or null. An unknown address or a user without a
+   * password costs the same Argon2 verification as a wrong password, so timing tells nothing.
+   */
+  async checkPassword(email: string, password: string): Promise<AuthenticatedUser | null> {
+    const address = email.trim().toLowerCase();
+    const user = address.length <= 255 && EMAIL.test(address) ? await this.repository.findByEmail(address) : null;
+    const valid = await this.hasher.verify(user?.passwordHash ?? (await this.decoyHash()), password);
+    return user?.passwordHash && valid ? { id: user.id, email: user.email } : null;
+  }
+
+  /** The user's tokens by name, with when each was issued; never the tokens themselves. */
+  async tokens(user: AuthenticatedUser): Promise<TokenSummary[]> {
+    const tokens = await this.repository.listTokens(user.id);
+    return tokens.map((token) => ({ name: token.name, created_at: new Date(token.createdAt).toISOString() }));
+  }
+
+  /** Revokes one of the user's tokens; false when there was none of that name. */
+  revokeToken(user: AuthenticatedUser, name: string): Promise<boolean> {
+    return this.repository.deleteToken(user.id, name);
   }
 
   async revokeTokens(email: string): Promise<number> {
@@ -91,12 +125,23 @@ export class UsersService {
     return { id: user.id, email: user.email };
   }
 
+  private decoy?: Promise<string>;
+
+  private decoyHash(): Promise<string> {
+    return (this.decoy ??= this.hasher.hash(randomToken(16)));
+  }
+
   private async existing(email: string) {
     const address = normalizeEmail(email);
     const user = await this.repository.findByEmail(address);
     if (!user) throw new AccountError(`No user with the email ${address}.`);
     return user;
   }
+}
+
+function checkPassword(password: string): void {
+  if (password.length < 8) throw new AccountError('The password must have at least 8 characters.');
+  if (password.length > 1024) throw new AccountError('The password must have at most 1024 characters.');
 }
 
 function normalizeEmail(email: string): string {

@@ -22,6 +22,7 @@ import { InjectSettings, PushKind, Range, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
 import { type AttachedFile, FileAttachments, type IncomingFile, type StoredFile, UploadBatch } from '@app/files';
 import { Metrics, RetrievalOutcome } from '@app/metrics';
+import { FailedAttempts } from '@app/rate-limit';
 import { JsonFileInput, PushInput } from './dto/create-push.dto';
 import { DAYS_BY_DURATION, describeDurations, expiresAtFor, hasElapsed } from './expiry';
 import {
@@ -34,7 +35,6 @@ import {
   RetrievedPushResponse,
   htmlUrlOf,
 } from './dto/push-response.dto';
-import { PassphraseAttempts } from './passphrase-attempts';
 import { PushEntity } from './push.entity';
 import { NewPush, PushesRepository } from './pushes.repository';
 
@@ -57,7 +57,7 @@ export class PushesService {
     private readonly audit: AuditService,
     private readonly cipher: FieldCipher,
     private readonly hasher: PassphraseHasher,
-    private readonly attempts: PassphraseAttempts,
+    private readonly attempts: FailedAttempts,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
     private readonly metrics: Metrics,
@@ -172,6 +172,11 @@ export class PushesService {
         return mapRetrievedPush(viewed, payload, files, now, this.baseUrl(client));
       }
     }
+  }
+
+  /** A push as its recipient's page first shows it: no view counted, nothing decrypted, nothing audited. */
+  async peek(urlToken: string, client: ClientInfo): Promise<PushResponse> {
+    return mapPush(await this.findActiveOrExpired(urlToken), this.clock.now(), this.baseUrl(client));
   }
 
   async preview(urlToken: string, client: ClientInfo): Promise<PreviewResponse> {

@@ -3,6 +3,7 @@ import { Accounts1763856000000 } from './1763856000000-accounts';
 import { PurgeIndex1763942400000 } from './1763942400000-purge-index';
 import { ExactTokenMatch1764028800000 } from './1764028800000-exact-token-match';
 import { FileAttachments1764115200000 } from './1764115200000-file-attachments';
+import { Sessions1764288000000 } from './1764288000000-sessions';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   PurgeIndex1763942400000,
   ExactTokenMatch1764028800000,
   FileAttachments1764115200000,
+  Sessions1764288000000,
 ];

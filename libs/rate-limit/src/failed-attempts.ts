@@ -15,13 +15,13 @@ return failures`;
 const READ_WINDOW = `return { tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('PTTL', KEYS[1]) }`;
 
 /**
- * Failed passphrase attempts per push in a one-minute window. With Redis configured the window
- * lives there, so every replica sees the same count; otherwise, and whenever Redis does not
- * answer, in process memory (a Redis outage weakens the lockout to per-process, never breaks
- * retrievals).
+ * Failed attempts per key (a push's passphrase, a sign-in) in a one-minute window. With Redis
+ * configured the window lives there, so every replica sees the same count; otherwise, and
+ * whenever Redis does not answer, in process memory (a Redis outage weakens the lockout to
+ * per-process, never breaks the requests).
  */
 @Injectable()
-export class PassphraseAttempts {
+export class FailedAttempts {
   private readonly windows = new Map<string, { failures: number; resetsAt: number }>();
 
   constructor(

@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { epochMillis } from '@app/database';
+
+/** A signed-in browser: the pages' session cookie names it by a random token, stored only as its hash. */
+@Entity({ name: 'sessions' })
+export class SessionEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ name: 'token_hash', type: 'varchar', length: 64 })
+  tokenHash!: string;
+
+  @Column({ name: 'user_id', type: 'int' })
+  userId!: number;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt!: number;
+
+  @Column({ name: 'expires_at', type: 'bigint', transformer: epochMillis })
+  expiresAt!: number;
+}

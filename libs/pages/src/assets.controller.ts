@@ -1,0 +1,31 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Public } from '@app/auth';
+import { PAGES_ROOT } from './page-renderer';
+
+const asset = (name: string): string => readFileSync(join(PAGES_ROOT, 'public', name), 'utf8');
+
+/** The pages' stylesheet and their one script, read once; they hold nothing secret. */
+@Controller('assets')
+@Public()
+@SkipThrottle()
+export class AssetsController {
+  private readonly css = asset('pages.css');
+  private readonly script = asset('copy.js');
+
+  @Get('pages.css')
+  @Header('Content-Type', 'text/css; charset=utf-8')
+  @Header('Cache-Control', 'public, max-age=3600')
+  stylesheet(): string {
+    return this.css;
+  }
+
+  @Get('copy.js')
+  @Header('Content-Type', 'text/javascript; charset=utf-8')
+  @Header('Cache-Control', 'public, max-age=3600')
+  copyScript(): string {
+    return this.script;
+  }
+}

@@ -1,0 +1,50 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { errorCode, ForbiddenError, isUnavailableError, NotFoundError, TooManyRequestsError } from '@app/common';
+import { PageResponder, type PageResult } from './page-responder';
+
+/**
+ * Failures of the page routes as pages, not JSON. Unknown and expired pushes share one neutral
+ * page (no existence oracle); a refused form, a lockout and an outage say so plainly.
+ */
+@Catch()
+export class PageExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Pages');
+
+  constructor(private readonly responder: PageResponder) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    if (response.headersSent) return;
+    this.responder.send(http.getRequest<Request>(), response, this.pageFor(exception, http.getRequest<{ id?: unknown }>().id));
+  }
+
+  private pageFor(exception: unknown, requestId: unknown): PageResult {
+    if (exception instanceof NotFoundError) return GONE;
+    if (exception instanceof ForbiddenError) return message(403, 'Not allowed', exception.message);
+    if (exception instanceof TooManyRequestsError) {
+      return message(429, 'Too many attempts', `${exception.message.replace(/ Try again later\.$/, '')} Try again in ${exception.retryAfterSeconds} seconds.`);
+    }
+    if (exception instanceof HttpException && exception.getStatus() === 404) return GONE;
+    if (exception instanceof HttpException && exception.getStatus() === 429) return message(429, 'Too many requests', 'Too many requests from your address. Wait a minute and try again.');
+    const what = `${exception instanceof Error ? exception.name : typeof exception}${errorCode(exception) ? ` (${errorCode(exception)})` : ''} in request ${String(requestId)}`;
+    if (isUnavailableError(exception)) {
+      this.logger.warn(`Database unavailable: ${what}`);
+      return message(503, 'Unavailable', 'The service cannot reach its database right now. Try again in a moment.');
+    }
+    this.logger.error(`Unhandled ${what}`);
+    return message(500, 'Something went wrong', 'Something went wrong on our side. Try again in a moment.');
+  }
+}
+
+/** The same page, whether the push never existed, expired or was deleted. */
+export const GONE: PageResult = {
+  view: 'gone',
+  title: 'Secret not available',
+  status: 404,
+};
+
+export function message(status: number, title: string, text: string): PageResult {
+  return { view: 'message', title, status, data: { message: text } };
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { parse as parseCookies, serialize } from 'cookie';
+import type { Request, Response } from 'express';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type AuthenticatedUser, SESSION_LIFETIME_MS, SessionsService } from '@app/auth';
+import { ForbiddenError } from '@app/common';
+import { FieldCipher, randomToken } from '@app/crypto';
+
+const CSRF_COOKIE = 'pwpush_csrf';
+const SESSION_COOKIE = 'pwpush_session';
+export const CSRF_FIELD = '_csrf';
+export const EXPIRED_FORM = 'This form has expired. Reload the page and try again.';
+
+/**
+ * The pages' cookies, in one place: the CSRF cookie behind every form and the session of a
+ * signed-in person. Both are HttpOnly, SameSite=Lax, and Secure when the request came over https.
+ *
+ * CSRF: a random cookie per browser, and in each form an HMAC of it (keyed from the master key),
+ * checked on every POST. Another site can make a browser send the cookie, but cannot read it or
+ * the pages, so it cannot produce the field.
+ */
+@Injectable()
+export class PageSession {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly sessions: SessionsService,
+    cipher: FieldCipher,
+  ) {
+    this.key = cipher.deriveKey('page-csrf');
+  }
+
+  /** The form token of this browser, setting its CSRF cookie first when it has none. */
+  csrfToken(request: Request, response: Response): string {
+    let secret = cookiesOf(request)[CSRF_COOKIE];
+    if (!secret || !/^[\w-]{32}$/.test(secret)) {
+      secret = randomToken(24);
+      setCookie(request, response, CSRF_COOKIE, secret);
+      // Later code in this request reads what the browser will send from now on.
+      request.headers.cookie = serialize(CSRF_COOKIE, secret);
+    }
+    return this.sign(secret);
+  }
+
+  /** Refuses a POST whose form token does not match the browser's CSRF cookie (403). */
+  checkCsrf(request: Request): void {
+    const secret = cookiesOf(request)[CSRF_COOKIE];
+    const given = (request.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+    if (!secret || typeof given !== 'string' || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(EXPIRED_FORM);
+  }
+
+  /** The signed-in person, if the browser's session is current. */
+  async user(request: Request): Promise<AuthenticatedUser | null> {
+    const token = cookiesOf(request)[SESSION_COOKIE];
+    return token ? this.sessions.userOf(token) : null;
+  }
+
+  /** Signs in: a new session (ending the browser's previous one) and a new CSRF cookie. */
+  async signIn(request: Request, response: Response, user: AuthenticatedUser): Promise<void> {
+    await this.signOut(request, response);
+    setCookie(request, response, SESSION_COOKIE, await this.sessions.start(user), SESSION_LIFETIME_MS / 1000);
+    setCookie(request, response, CSRF_COOKIE, randomToken(24));
+  }
+
+  async signOut(request: Request, response: Response): Promise<void> {
+    const token = cookiesOf(request)[SESSION_COOKIE];
+    if (!token) return;
+    await this.sessions.end(token);
+    setCookie(request, response, SESSION_COOKIE, '', 0);
+  }
+
+  private sign(secret: string): string {
+    return createHmac('sha256', this.key).update(secret).digest('base64url');
+  }
+}
+
+function cookiesOf(request: Request): Record<string, string | undefined> {
+  return parseCookies(request.headers.cookie ?? '');
+}
+
+function setCookie(request: Request, response: Response, name: string, value: string, maxAgeSeconds?: number): void {
+  response.append('Set-Cookie', serialize(name, value, { httpOnly: true, secure: request.secure, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds }));
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

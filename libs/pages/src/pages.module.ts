@@ -1,0 +1,25 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { AuthModule } from '@app/auth';
+import { PushesModule } from '@app/pushes';
+import { FailedAttemptsModule } from '@app/rate-limit';
+import { AccountPages } from './account-pages';
+import { AccountPagesController } from './account-pages.controller';
+import { AssetsController } from './assets.controller';
+import { PageExceptionFilter } from './page-exception.filter';
+import { pagePolicies } from './page-policies.middleware';
+import { PageRenderer } from './page-renderer';
+import { PageResponder } from './page-responder';
+import { PageSession } from './page-session';
+import { RecipientPages } from './recipient-pages';
+import { LegacyLinksController, RecipientPagesController } from './recipient-pages.controller';
+
+@Module({
+  imports: [AuthModule, PushesModule, FailedAttemptsModule],
+  controllers: [RecipientPagesController, LegacyLinksController, AccountPagesController, AssetsController],
+  providers: [PageRenderer, PageSession, PageResponder, PageExceptionFilter, RecipientPages, AccountPages],
+})
+export class PagesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(pagePolicies).forRoutes(RecipientPagesController, AccountPagesController);
+  }
+}

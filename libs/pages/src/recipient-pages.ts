@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import QRCode from 'qrcode';
+import { ClientInfo, PassphraseRequiredError } from '@app/common';
+import { PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
+import { GONE, message } from './page-exception.filter';
+import type { PageResult } from './page-responder';
+
+const WRONG_PASSPHRASE = 'That passphrase is incorrect.';
+
+/**
+ * The recipient's pages behind html_url. A GET never consumes a view unless the sender chose no
+ * retrieval step (and set no passphrase): link previews and mail scanners fetch links, people
+ * press buttons. Every rule (counting, passphrases, lockouts, deletion) is PushesService's, the
+ * same as for the API.
+ */
+@Injectable()
+export class RecipientPages {
+  constructor(private readonly pushes: PushesService) {}
+
+  /** GET /p/:token, and /p/:token/r (`withStep`, always a button). */
+  async open(urlToken: string, client: ClientInfo, withStep: boolean): Promise<PageResult> {
+    const push = await this.pushes.peek(urlToken, client);
+    if (push.expired) return GONE;
+    if (push.passphrase_protected || withStep || push.retrieval_step) return revealForm(push);
+    return this.reveal(urlToken, undefined, client);
+  }
+
+  /** The view itself: POST from the button or the passphrase form, or the GET of a push without the step. */
+  async reveal(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<PageResult> {
+    let pushed: RetrievedPushResponse;
+    try {
+      pushed = await this.pushes.retrieve(urlToken, passphrase, client);
+    } catch (error) {
+      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), WRONG_PASSPHRASE);
+      throw error;
+    }
+    if (pushed.expired) return GONE;
+    // Only http(s) URLs are ever accepted at creation; checked again before sending anyone there.
+    if (pushed.kind === 'url') return isWebUrl(pushed.payload) ? { redirect: pushed.payload!, status: 303 } : GONE;
+    return { view: 'secret', title: 'Your secret', data: await secretModel(pushed) };
+  }
+
+  /** "Delete now" of a viewer-deletable push. */
+  async delete(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<PageResult> {
+    try {
+      await this.pushes.destroy(urlToken, passphrase, client);
+    } catch (error) {
+      if (error instanceof PassphraseRequiredError) return message(401, 'Not deleted', `${WRONG_PASSPHRASE} The secret was not deleted.`);
+      throw error;
+    }
+    return { view: 'deleted', title: 'Secret deleted' };
+  }
+}
+
+function revealForm(push: PushResponse, error?: string): PageResult {
+  return {
+    view: 'reveal',
+    title: push.passphrase_protected ? 'Passphrase required' : 'You have been sent a secret',
+    status: error ? 401 : 200,
+    data: { token: push.url_token, passphrase: push.passphrase_protected, error, ...remaining(push) },
+  };
+}
+
+async function secretModel(pushed: RetrievedPushResponse): Promise<Record<string, unknown>> {
+  const payload = pushed.payload ?? '';
+  return {
+    token: pushed.url_token,
+    text: pushed.kind === 'text' || (pushed.kind === 'file' && payload !== '') ? payload : undefined,
+    qr: pushed.kind === 'qr' ? { image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 320 }), text: payload } : undefined,
+    files: pushed.files.map((file) => ({ ...file, sizeText: formatSize(file.size) })),
+    deletable: pushed.deletable_by_viewer === true && pushed.views_remaining > 0,
+    passphrase: pushed.passphrase_protected,
+    ...remaining(pushed),
+  };
+}
+
+function remaining(push: PushResponse): Record<string, unknown> {
+  return {
+    views: push.views_remaining,
+    viewsText: push.views_remaining === 1 ? '1 more view' : `${push.views_remaining} more views`,
+    daysText: push.days_remaining === 1 ? '1 day' : `${push.days_remaining} days`,
+    lastView: push.views_remaining === 0,
+  };
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const [value, unit] = bytes < 1024 ** 2 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
+  return `${value.toFixed(1)} ${unit}`;
+}
+
+function isWebUrl(value: string | null): boolean {
+  if (value === null || !URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === 'http:' || protocol === 'https:';
+}

@@ -1,0 +1,57 @@
+import axe from 'axe-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Debian's chromium (scripts/install-chromium.sh installs it); never a downloaded browser. */
+const CHROMIUM = '/usr/bin/chromium';
+/** Git-ignored: every page the tests visit, as a person would see it. */
+export const SCREENSHOTS = join(__dirname, '..', '..', '.cache', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/install-chromium.sh (npm test does).`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
+
+/** What the functions passed to page.evaluate use of the browser's globals (the project compiles without the DOM library). */
+interface PageGlobals {
+  axe: typeof axe;
+  document: { documentElement: { scrollWidth: number; clientWidth: number } };
+}
+
+export interface Violation {
+  id: string;
+  impact: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. Evaluated through the
+ * DevTools protocol, so the page's CSP (which would refuse an injected script) stays on.
+ */
+export async function seriousViolations(page: Page): Promise<Violation[]> {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(() => (globalThis as unknown as PageGlobals).axe.run({ resultTypes: ['violations'] }));
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, impact: violation.impact!, nodes: violation.nodes.map((node) => node.html) }));
+}
+
+/** Saves a screenshot, then checks the page: one h1, accessible (axe), usable at 320 px and at 200 % zoom. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  expect(await page.locator('h1').count()).toBe(1);
+  expect([name, await seriousViolations(page)]).toEqual([name, []]);
+  const viewport = page.viewportSize()!;
+  // 320 CSS px wide (a small phone), and 1280 px at 200 % zoom, which is 640 CSS px.
+  for (const width of [320, 640]) {
+    await page.setViewportSize({ width, height: 800 });
+    const overflow = await page.evaluate(() => {
+      const { documentElement } = (globalThis as unknown as PageGlobals).document;
+      return documentElement.scrollWidth - documentElement.clientWidth;
+    });
+    expect([name, width, overflow]).toEqual([name, width, 0]);
+  }
+  await page.setViewportSize(viewport);
+}
