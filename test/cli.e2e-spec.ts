@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UsersService } from '@app/auth';
 import { client } from './support/http';
 import { CLI_MAIN, runNode } from './support/server-process';
 import { startTestApp, TEST_MASTER_KEY, TestApp } from './support/test-app';
@@ -37,6 +38,24 @@ describe('administration CLI', () => {
     expect(await status(body.api_token as string)).toBe(200);
     const [user] = await app.dataSource.query('SELECT password_hash FROM users');
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('sets and resets a password with users:password, read from standard input', async () => {
+    await cli('users:create', '--email', 'pw@example.com');
+    const set = await runNode(CLI_MAIN, ['users:password', '--email', 'PW@example.com'], env, { input: 'first password\n' });
+    expect([set.code, json(set.stdout)]).toEqual([0, [{ email: 'pw@example.com', password: 'set' }]]);
+    expect(set.stdout + set.stderr).not.toContain('first password');
+    app = await startTestApp({}, database);
+    const users = app.service(UsersService);
+    expect(await users.checkPassword('pw@example.com', 'first password')).toMatchObject({ email: 'pw@example.com' });
+    await runNode(CLI_MAIN, ['users:password', '--email', 'pw@example.com'], env, { input: 'second password' });
+    expect(await users.checkPassword('pw@example.com', 'first password')).toBeNull();
+    expect(await users.checkPassword('pw@example.com', 'second password')).toMatchObject({ email: 'pw@example.com' });
+
+    const short = await runNode(CLI_MAIN, ['users:password', '--email', 'pw@example.com'], env, { input: 'short' });
+    expect([short.code, short.stderr.trim()]).toEqual([2, 'The password must have at least 8 characters.']);
+    const unknown = await runNode(CLI_MAIN, ['users:password', '--email', 'nobody@example.com'], env, { input: 'long enough' });
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'No user with the email nobody@example.com.']);
   });
 
   it('rotates with users:token, lists without secrets, and revokes', async () => {

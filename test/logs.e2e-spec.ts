@@ -69,10 +69,22 @@ describe('logs of a full session', () => {
     const [file] = (await api.get(`/api/v2/pushes/${filePush.url_token}`)).body.files as { url: string }[];
     expect(await (await fetch(file.url)).text()).toBe(secrets.fileContent);
     const link = file.url.split('/').pop()!;
+
+    // The recipient's page: the passphrase travels in form bodies only.
+    const pagePush = await api.createPush({ payload: secrets.payload, passphrase: secrets.passphrase });
+    const pageUrl = `${server.url}/p/${pagePush.url_token}`;
+    const form = await fetch(`${pageUrl}/r`);
+    const cookie = form.headers.getSetCookie()[0].split(';')[0];
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+    const post = (passphrase: string) =>
+      fetch(`${pageUrl}/access`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, passphrase }) });
+    expect((await post(secrets.wrongPassphrase)).status).toBe(401);
+    const revealed = await post(secrets.passphrase);
+    expect([revealed.status, await revealed.text()]).toEqual([200, expect.stringContaining(secrets.payload)]);
     expect(await server.stop()).toBe(0);
 
     const output = server.output();
-    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link]) {
+    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link, pagePush.url_token, csrf]) {
       expect(output).not.toContain(secret);
     }
     const lines = output.trim().split('\n');
@@ -82,5 +94,6 @@ describe('logs of a full session', () => {
     expect(requests.map((entry) => entry.req!.id)).toContain('trace-logs-1');
     expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/audit');
     expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/files/:link');
+    expect(requests.map((entry) => entry.req!.url)).toContain('/p/:url_token/access');
   });
 });

@@ -73,13 +73,15 @@ export interface RunResult {
 }
 
 /** Runs a built entry point to completion (a server expected to refuse to start, or the CLI). */
-export async function runNode(script: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<RunResult> {
+export async function runNode(script: string, args: string[], env: Record<string, string>, options: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   requireBuild();
-  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const { input, timeoutMs = 30_000 } = options;
+  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   clearTimeout(timer);
