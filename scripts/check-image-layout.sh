@@ -359,6 +359,12 @@ run_scenario() { # <label> <DATABASE_URL> <the app user's fresh dir under /tmp>
   else
     fail "$label: retrieve -> $code"
   fi
+  code=$(http page GET "/p/$token")
+  if [[ $code == 200 ]] && grep -q 'Reveal the secret' "$WORK/page.json" && [[ $(http stylesheet GET /assets/pages.css) == 200 ]]; then
+    pass "$label: the recipient's page and its stylesheet render from the layout's views/ and public/"
+  else
+    fail "$label: GET /p/:url_token -> $code"
+  fi
   code=$(http readyz GET /readyz)
   if [[ $code == 200 && $(json "$WORK/readyz.json" 'b.checks.database.status') == up ]]; then pass "$label: /readyz -> 200, database up"; else fail "$label: /readyz -> $code $(cat "$WORK/readyz.json")"; fi
   code=$(http version GET /api/v2/version)
