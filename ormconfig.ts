@@ -1,16 +1,16 @@
 /**
  * The TypeORM CLI's data source (`npm run typeorm -- migration:show`, `migration:generate`, ...),
- * built from the same options function and settings as the app.
+ * built from the same options function and settings as the app, with every entity.
  */
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
 import { AuditEntryEntity } from '@app/audit';
-import { ApiTokenEntity, UserEntity } from '@app/auth';
+import { ApiTokenEntity, SessionEntity, UserEntity } from '@app/auth';
 import { loadSettings, readProcessEnv } from '@app/config';
-import { dataSourceOptions } from '@app/database';
+import { createDataSource, dataSourceOptions } from '@app/database';
+import { FileAttachmentEntity } from '@app/files';
 import { PushEntity } from '@app/pushes';
 
-export default new DataSource({
+export default createDataSource({
   ...dataSourceOptions(loadSettings(readProcessEnv())),
-  entities: [PushEntity, AuditEntryEntity, UserEntity, ApiTokenEntity],
+  entities: [PushEntity, AuditEntryEntity, UserEntity, ApiTokenEntity, SessionEntity, FileAttachmentEntity],
 });

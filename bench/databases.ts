@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { Client } from 'pg';
 import { type Engine, type Target, TARGETS } from './options';
 
 export interface BenchDatabases {
@@ -13,47 +14,56 @@ export interface BenchDatabases {
   drop(): Promise<void>;
 }
 
-function serverUrl(mysqlUrl: string): URL {
-  const url = new URL(mysqlUrl);
-  url.pathname = '/';
-  return url;
+/** The server's URL with `database` as its path. */
+function on(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Runs statements on a MySQL server (no database selected) or a PostgreSQL server's `postgres` database. */
+async function admin(engine: 'mysql' | 'postgres', serverUrl: string, statements: string[]): Promise<void> {
+  if (engine === 'mysql') {
+    const connection = await createConnection({ uri: on(serverUrl, '') });
+    try {
+      for (const statement of statements) await connection.query(statement);
+    } finally {
+      await connection.end();
+    }
+    return;
+  }
+  const client = new Client({ connectionString: on(serverUrl, 'postgres') });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
  * Fresh databases for one engine, one per server: SQLite files in a temporary directory, or new
- * MySQL databases `pwpush_bench_<random>_<server>` on the given server, dropped afterwards.
+ * databases `pwpush_bench_<random>_<server>` on the given MySQL or PostgreSQL server, dropped
+ * afterwards.
  */
-export async function createDatabases(engine: Engine, mysqlUrl: string): Promise<BenchDatabases> {
+export async function createDatabases(engine: Engine, serverUrl: string): Promise<BenchDatabases> {
   const dir = mkdtempSync(join(tmpdir(), `pwpush-bench-${engine}-`));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   const perTarget = (value: (target: Target) => string) => Object.fromEntries(TARGETS.map((target) => [target, value(target)])) as Record<Target, string>;
   if (engine === 'sqlite') return { urls: perTarget((target) => `sqlite:${join(dir, `${target}.sqlite3`)}`), dir, drop: async () => removeDir() };
   const base = `pwpush_bench_${randomBytes(5).toString('hex')}`;
-  const names = perTarget((target) => `${base}_${target}`);
-  const admin = await createConnection({ uri: serverUrl(mysqlUrl).toString() });
-  try {
-    for (const name of Object.values(names)) {
-      await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    }
-  } finally {
-    await admin.end();
-  }
-  const urlOf = (name: string) => {
-    const url = serverUrl(mysqlUrl);
-    url.pathname = `/${name}`;
-    return url.toString();
-  };
+  const names = Object.values(perTarget((target) => `${base}_${target}`));
+  const [create, drop] =
+    engine === 'mysql'
+      ? [(name: string) => `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`, (name: string) => `DROP DATABASE IF EXISTS \`${name}\``]
+      : [(name: string) => `CREATE DATABASE "${name}"`, (name: string) => `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`];
+  await admin(engine, serverUrl, names.map(create));
   return {
-    urls: perTarget((target) => urlOf(names[target])),
+    urls: perTarget((target) => on(serverUrl, `${base}_${target}`)),
     dir,
     drop: async () => {
       removeDir();
-      const connection = await createConnection({ uri: serverUrl(mysqlUrl).toString() });
-      try {
-        for (const name of Object.values(names)) await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      } finally {
-        await connection.end();
-      }
+      await admin(engine, serverUrl, names.map(drop));
     },
   };
 }

@@ -5,7 +5,7 @@ export type Scenario = (typeof ALL_SCENARIOS)[number];
 /** Not autocannon runs: one large file through the service, a few rounds, beside a plain file copy (see bench/files.ts). */
 export const FILE_SCENARIOS = ['upload', 'download'] as const;
 export type FileScenario = (typeof FILE_SCENARIOS)[number];
-export const ENGINES = ['sqlite', 'mysql'] as const;
+export const ENGINES = ['sqlite', 'mysql', 'postgres'] as const;
 export type Engine = (typeof ENGINES)[number];
 /** floor: node:http by hand; express: the same handlers on bare Express 5 (see bench/floor/server.ts). */
 export const TARGETS = ['service', 'floor', 'express'] as const;
@@ -35,6 +35,7 @@ export interface BenchOptions {
   /** The built service to measure (its apps/api and apps/cli), e.g. another checkout's dist/. */
   dist?: string;
   mysqlUrl: string;
+  pgUrl: string;
   /** Write V8 CPU profiles of the servers (node --cpu-prof) next to the results. */
   cpuProf: boolean;
   out?: string;
@@ -44,7 +45,7 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
   --duration <s>        measured seconds per scenario and server      (default 20)
   --warmup <s>          unmeasured seconds before each measurement     (default 5)
   --connections <n>     concurrent keep-alive connections              (default 50)
-  --db <list>           sqlite,mysql                                   (default both)
+  --db <list>           sqlite,mysql,postgres                          (default all three)
   --scenarios <list>    create,retrieve,preview,mix, and version (the HTTP stack alone, no database);
                         upload,download: a large file through the service (needs the service target),
                         timed whole, beside a plain stream copy of the same bytes in the same storage
@@ -60,6 +61,7 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
                         quarter of its memory, so garbage is collected lazily and RSS runs higher)
                                                                        (default 256)
   --mysql-url <url>     MySQL/MariaDB server for the mysql runs        (default mysql://root@127.0.0.1:3306)
+  --pg-url <url>        PostgreSQL server for the postgres runs        (default postgres://postgres@127.0.0.1:5432)
   --no-build            use the existing dist/ instead of running npm run build
   --dist <dir>          measure the service built in <dir> (another checkout's dist/); implies --no-build
   --cpu-prof            write .cpuprofile files of both servers to bench/results/profiles/<timestamp>/
@@ -98,7 +100,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     if (value === undefined) throw new Error(`--${name} needs a value\n${USAGE}`);
     given.set(name, value);
   }
-  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'file-mib', 'file-rounds', 'targets', 'log-level', 'throttling', 'heap-mb', 'mysql-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
+  const known = new Set(['duration', 'warmup', 'connections', 'db', 'scenarios', 'file-mib', 'file-rounds', 'targets', 'log-level', 'throttling', 'heap-mb', 'mysql-url', 'pg-url', 'dist', 'out', ...BOOLEAN_FLAGS]);
   const unknown = [...given.keys()].filter((name) => !known.has(name));
   if (unknown.length > 0) throw new Error(`Unknown option(s) ${unknown.map((n) => `--${n}`).join(', ')}\n${USAGE}`);
   if (given.get('help') === 'true') return 'help';
@@ -130,6 +132,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     build: !truthy('no-build') && !given.has('dist'),
     dist: given.get('dist'),
     mysqlUrl: given.get('mysql-url') ?? 'mysql://root@127.0.0.1:3306',
+    pgUrl: given.get('pg-url') ?? 'postgres://postgres@127.0.0.1:5432',
     cpuProf: truthy('cpu-prof'),
     out: given.get('out'),
   };

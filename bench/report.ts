@@ -21,7 +21,7 @@ export interface ServerSummary {
   lifetimePeakRssMb: number;
 }
 
-const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', mysql: 'MariaDB' };
+const ENGINE_LABEL: Record<Engine, string> = { sqlite: 'SQLite', mysql: 'MariaDB', postgres: 'PostgreSQL' };
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : Math.round(n).toString()) : '-');

@@ -82,7 +82,7 @@ async function runEngine(
   profileDir: string | undefined,
   source: SourceFile | undefined,
 ): Promise<{ rows: ResultRow[]; fileRows: FileResult[]; servers: ServerSummary[] }> {
-  const dbs = await createDatabases(engine, options.mysqlUrl);
+  const dbs = await createDatabases(engine, engine === 'postgres' ? options.pgUrl : options.mysqlUrl);
   const drop = () => dbs.drop();
   cleanups.push(drop);
   const servers = new Map<Target, { process: ServerProcess; monitor: ProcessMonitor; pool: PushPool }>();

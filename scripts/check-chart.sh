@@ -148,6 +148,9 @@ expect_in_render "HPA on: the Deployment leaves replicas to it" templates/deploy
   '(?m)^  replicas:' absent "${PROD[@]}"
 expect_in_render "HPA off: the Deployment sets replicas" templates/deployment.yaml \
   '(?m)^  replicas: 1$' present "${MIN[@]}"
+expect_in_render "a PostgreSQL URL (with sslmode) is accepted and lands in the Secret" templates/secret.yaml \
+  '(?m)^  DATABASE_URL: "cG9zdGdyZXM6Ly9wd3B1c2g6c2VjcmV0QHBvc3RncmVzOjU0MzIvcHdwdXNoP3NzbG1vZGU9cmVxdWlyZQ=="$' present "${MIN[@]}" \
+  --set-string 'secrets.databaseUrl=postgres://pwpush:secret@postgres:5432/pwpush?sslmode=require'
 
 # File attachments (files.*).
 FILES_LOCAL=(-f "$CHART/ci/files-local-values.yaml")
@@ -227,6 +230,8 @@ expect_render_failure "schema: unknown nested value is rejected" \
   "Additional property tagg is not allowed" -f "$CHART/ci/minimal-values.yaml" --set image.tagg=1.0
 expect_render_failure "schema: master key must be 64 hex characters" \
   "secrets.masterKey: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set secrets.masterKey=not-a-key
+expect_render_failure "schema: the database URL must name a supported engine and a database" \
+  "secrets.databaseUrl: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set-string secrets.databaseUrl=sqlite:/data/pwpush.sqlite3
 expect_render_failure "schema: config values must be strings" \
   "config.PWP__ALLOW_ANONYMOUS: Invalid type. Expected: string" -f "$CHART/ci/minimal-values.yaml" --set config.PWP__ALLOW_ANONYMOUS=true
 expect_render_failure "secret settings are refused in the ConfigMap" \

@@ -12,7 +12,8 @@
 # the chart), the HEALTHCHECK command, a create/retrieve, /readyz, version,
 # a CLI-created user's token, SIGTERM; then checks that nothing was written in
 # the app directory and that production refuses to start without a master key.
-# SQLite always; also a fresh MariaDB database when E2E_MYSQL_URL is set.
+# SQLite always; also a fresh MariaDB database when E2E_MYSQL_URL is set, and a
+# fresh PostgreSQL database when E2E_PG_URL is set.
 #
 # Run from the repo root after `npm run build`, as root (to switch to nobody):
 #   bash scripts/check-image-layout.sh
@@ -38,6 +39,7 @@ command -v setpriv >/dev/null || die "setpriv (util-linux) is needed"
 command -v curl >/dev/null || die "curl is needed"
 [[ -f dist/apps/api/src/main.js ]] || die "dist/ is missing or incomplete: run npm run build first"
 [[ -z ${E2E_MYSQL_URL:-} || -d node_modules/mysql2 ]] || die "node_modules lacks mysql2 (creates the MariaDB test database): run npm ci first"
+[[ -z ${E2E_PG_URL:-} || -d node_modules/pg ]] || die "node_modules lacks pg (creates the PostgreSQL test database): run npm ci first"
 
 APP_UID=$(id -u nobody)
 APP_GID=$(id -g nobody)
@@ -47,6 +49,7 @@ chmod 755 "$WORK"
 APP="$WORK/app"
 SERVER_PID=""
 MYSQL_DB=""
+PG_DB=""
 RUNTMPS=()
 
 # ---------------------------------------------------------------- cleanup
@@ -62,6 +65,19 @@ mysql_admin() { # <sql>: runs one statement on E2E_MYSQL_URL's server with the r
   ' "$1"
 }
 
+pg_admin() { # <sql>: runs one statement on E2E_PG_URL's server (its postgres database) with the repo's pg
+  node -e '
+    const { Client } = require("pg");
+    const u = new URL(process.env.E2E_PG_URL);
+    u.pathname = "/postgres";
+    (async () => {
+      const c = new Client({ connectionString: u.toString() });
+      await c.connect();
+      try { await c.query(process.argv[1]); } finally { await c.end(); }
+    })().catch((e) => { console.error(e.message); process.exit(1); });
+  ' "$1"
+}
+
 cleanup() {
   local status=$?
   # Only the server this script started, by PID.
@@ -71,6 +87,9 @@ cleanup() {
   fi
   if [[ -n $MYSQL_DB ]]; then
     mysql_admin "DROP DATABASE IF EXISTS \`$MYSQL_DB\`" || echo "warning: could not drop MariaDB database $MYSQL_DB" >&2
+  fi
+  if [[ -n $PG_DB ]]; then
+    pg_admin "DROP DATABASE IF EXISTS \"$PG_DB\" WITH (FORCE)" || echo "warning: could not drop PostgreSQL database $PG_DB" >&2
   fi
   chmod -R u+w "$WORK" 2>/dev/null || true
   rm -rf "$WORK" "${RUNTMPS[@]}"
@@ -423,6 +442,14 @@ if [[ -n ${E2E_MYSQL_URL:-} ]]; then
   mysql_url=$(node -e 'const u = new URL(process.argv[1]); u.pathname = `/${process.argv[2]}`; console.log(u.toString());' "$E2E_MYSQL_URL" "$MYSQL_DB")
   new_runtmp
   run_scenario mariadb "$mysql_url" "$runtmp"
+fi
+
+if [[ -n ${E2E_PG_URL:-} ]]; then
+  PG_DB="pwpush_imgcheck_$(node -p 'require("crypto").randomBytes(6).toString("hex")')"
+  pg_admin "CREATE DATABASE \"$PG_DB\"" || die "could not create PostgreSQL database on E2E_PG_URL"
+  pg_url=$(node -e 'const u = new URL(process.argv[1]); u.pathname = `/${process.argv[2]}`; console.log(u.toString());' "$E2E_PG_URL" "$PG_DB")
+  new_runtmp
+  run_scenario postgresql "$pg_url" "$runtmp"
 fi
 
 # ---------------------------------------------------------------- refusals and writes

@@ -78,7 +78,7 @@ describe('accounts and ownership', () => {
 
     it('stores tokens only as hashes', async () => {
       const token = await app.createUser('dave@example.com');
-      const rows: { token_hash: string }[] = await app.dataSource.query('SELECT token_hash FROM api_tokens');
+      const rows: { token_hash: string }[] = await app.query('SELECT token_hash FROM api_tokens');
       expect(rows.map((row) => row.token_hash)).not.toContain(token);
       expect(JSON.stringify(rows)).not.toContain(token.slice(4));
       expect(token).toMatch(/^pwp_[A-Za-z0-9_-]{43}$/);

@@ -10,7 +10,7 @@ async function dumpDatabase(app: TestApp): Promise<string> {
   const tables = app.dataSource.entityMetadatas.map((m) => m.tableName);
   const parts: string[] = [];
   for (const table of tables) {
-    const rows: Record<string, unknown>[] = await app.dataSource.query(`SELECT * FROM ${table}`);
+    const rows: Record<string, unknown>[] = await app.query(`SELECT * FROM ${table}`);
     for (const row of rows) {
       for (const value of Object.values(row)) {
         if (Buffer.isBuffer(value)) parts.push(value.toString('utf8'), value.toString('latin1'), value.toString('base64'), value.toString('hex'));
@@ -38,7 +38,7 @@ describe('secrets at rest', () => {
       expect(dump).not.toContain(Buffer.from(secret).toString('hex'));
     }
 
-    const [before] = await app.dataSource.query('SELECT payload, note, passphrase_hash FROM pushes WHERE url_token = ?', [url_token]);
+    const [before] = await app.query('SELECT payload, note, passphrase_hash FROM pushes WHERE url_token = ?', [url_token]);
     expect(Buffer.isBuffer(before.payload)).toBe(true);
     expect(before.payload.length).toBeGreaterThan(PAYLOAD.length);
     expect(before.passphrase_hash).toMatch(/^\$argon2id\$/);
@@ -46,7 +46,7 @@ describe('secrets at rest', () => {
     const retrieved = await api.get(`/api/v2/pushes/${url_token}`, { 'x-passphrase': PASSPHRASE });
     expect(retrieved.body.payload).toBe(PAYLOAD);
 
-    const [after] = await app.dataSource.query('SELECT payload, passphrase_hash, note, expired FROM pushes WHERE url_token = ?', [url_token]);
+    const [after] = await app.query('SELECT payload, passphrase_hash, note, expired FROM pushes WHERE url_token = ?', [url_token]);
     expect(after.payload).toBeNull();
     expect(after.passphrase_hash).toBeNull();
     expect(Number(after.expired)).toBe(1);
@@ -64,7 +64,7 @@ describe('secrets at rest', () => {
     const api = client(app.baseUrl);
     expect((await api.get(`/api/v2/pushes/${old.url_token}`)).body.payload).toBe('under the old key');
     const fresh = await api.createPush({ payload: 'under the new key' });
-    const rows: { url_token: string; payload: Buffer }[] = await app.dataSource.query('SELECT url_token, payload FROM pushes');
+    const rows: { url_token: string; payload: Buffer }[] = await app.query('SELECT url_token, payload FROM pushes');
     const keyIdOf = (token: string) => rows.find((r) => r.url_token === token)!.payload.subarray(1, 5).toString('hex');
     expect(keyIdOf(fresh.url_token)).not.toEqual(keyIdOf(old.url_token));
     expect((await api.get(`/api/v2/pushes/${fresh.url_token}`)).body.payload).toBe('under the new key');

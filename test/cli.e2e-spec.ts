@@ -36,7 +36,7 @@ describe('administration CLI', () => {
 
     app = await startTestApp({}, database);
     expect(await status(body.api_token as string)).toBe(200);
-    const [user] = await app.dataSource.query('SELECT password_hash FROM users');
+    const [user] = await app.query('SELECT password_hash FROM users');
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
   });
 

@@ -22,7 +22,7 @@ describe('concurrent retrievals', () => {
     expect(served.map((r) => r.body.views_remaining).sort()).toEqual(Array.from({ length: views }, (_, i) => i));
     expect(results.filter((r) => r.body.payload === null && r.body.expired === true)).toHaveLength(40 - views);
 
-    const audit: { kind: string; n: number }[] = await app.dataSource.query(
+    const audit: { kind: string; n: number }[] = await app.query(
       'SELECT a.kind AS kind, COUNT(*) AS n FROM audit_entries a JOIN pushes p ON p.id = a.push_id WHERE p.url_token = ? GROUP BY a.kind ORDER BY a.kind',
       [url_token],
     );

@@ -10,8 +10,8 @@ describe('expiry sweep and retention', () => {
   let api: ApiClient;
   const sweep = () => app.service(ExpirySweepService).sweep();
   const row = async (token: string) =>
-    (await app.dataSource.query('SELECT expired, expired_on, payload, passphrase_hash, deleted FROM pushes WHERE url_token = ?', [token]))[0] as
-      | { expired: number; expired_on: string | number | null; payload: Buffer | null; passphrase_hash: string | null; deleted: number }
+    (await app.query('SELECT expired, expired_on, payload, passphrase_hash, deleted FROM pushes WHERE url_token = ?', [token]))[0] as
+      | { expired: number | boolean; expired_on: string | number | null; payload: Buffer | null; passphrase_hash: string | null; deleted: number | boolean }
       | undefined;
 
   beforeEach(async () => {
@@ -24,7 +24,7 @@ describe('expiry sweep and retention', () => {
     const { url_token } = await api.createPush({ payload: 'boundary', passphrase: 'pw', expire_after_days: 1 });
     app.clock.advance(DAY_MS - MINUTE);
     expect(await sweep()).toMatchObject({ ran: true, expired: 0 });
-    expect((await row(url_token))!.expired).toBe(0);
+    expect(Number((await row(url_token))!.expired)).toBe(0);
 
     app.clock.advance(MINUTE);
     expect(await sweep()).toMatchObject({ ran: true, expired: 1 });
@@ -55,7 +55,7 @@ describe('expiry sweep and retention', () => {
     const gone = await api.createPush({ payload: 'x' });
     await api.delete(`/api/v2/pushes/${gone.url_token}`);
     const kept = await api.createPush({ payload: 'y', expire_after_days: 90 });
-    const auditRows = async () => Number((await app.dataSource.query('SELECT COUNT(*) AS n FROM audit_entries'))[0].n);
+    const auditRows = async () => Number((await app.query('SELECT COUNT(*) AS n FROM audit_entries'))[0].n);
     expect(await auditRows()).toBe(3);
 
     app.clock.advance(29 * DAY_MS);

@@ -92,7 +92,7 @@ describe.each(['disk', 's3'] as const)('file pushes stored on %s', (storage) => 
     return new Map([...after].filter(([key]) => !before.has(key)));
   }
 
-  const fileRows = async (): Promise<number> => Number((await app.dataSource.query('SELECT COUNT(*) AS n FROM file_attachments'))[0].n);
+  const fileRows = async (): Promise<number> => Number((await app.query('SELECT COUNT(*) AS n FROM file_attachments'))[0].n);
   const sweep = () => app.service(ExpirySweepService).sweep();
 
   it('stores multipart files encrypted and serves them back byte for byte, as attachments', async () => {
@@ -194,7 +194,7 @@ describe.each(['disk', 's3'] as const)('file pushes stored on %s', (storage) => 
       expect(key).not.toContain('payroll');
       for (const needle of needles) expect([key, needle, bytes.includes(needle)]).toEqual([key, needle, false]);
     }
-    const rows: { meta: Buffer; stream_key: Buffer }[] = await app.dataSource.query('SELECT meta, stream_key FROM file_attachments');
+    const rows: { meta: Buffer; stream_key: Buffer }[] = await app.query('SELECT meta, stream_key FROM file_attachments');
     for (const row of rows) expect(Buffer.from(row.meta).includes('payroll-secret-name')).toBe(false);
   });
 

@@ -5,7 +5,7 @@ import { client, request } from './support/http';
 import { CLI_MAIN, runNode, ServerProcess, startServer } from './support/server-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TEST_MASTER_KEY, TestApp } from './support/test-app';
-import { createTestDatabase, E2E_MYSQL_URL, TestDatabase } from './support/test-database';
+import { createTestDatabase, E2E_ENGINE, TestDatabase } from './support/test-database';
 
 /** Operational endpoints answer fast or not at all; a hung request fails the test here. */
 const ANSWER_WITHIN_MS = 15_000;
@@ -95,8 +95,8 @@ async function eventually(assertion: () => Promise<void>, attempts = 60): Promis
 }
 
 // A realistic database outage needs a database server the app reaches over the network.
-if (E2E_MYSQL_URL) {
-  describe('a MySQL outage', () => {
+if (E2E_ENGINE !== 'sqlite') {
+  describe(`a ${E2E_ENGINE} outage`, () => {
     const secrets = { payload: 'Outage-Payload-4c1e', passphrase: 'Outage-Pass-93ab' };
     let database: TestDatabase;
     let proxy: TcpProxy;
@@ -110,7 +110,7 @@ if (E2E_MYSQL_URL) {
       const created = await runNode(CLI_MAIN, ['users:create', '--email', 'ops@example.com'], direct);
       token = (JSON.parse(created.stdout) as { api_token: string }).api_token;
       const target = new URL(database.url);
-      proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 3306) });
+      proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || (E2E_ENGINE === 'postgres' ? 5432 : 3306)) });
       server = await startServer({ ...direct, DATABASE_URL: proxy.via(database.url), DB_QUERY_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000' });
       urlToken = (await client(server.url).createPush(secrets, { authorization: `Bearer ${token}` })).url_token;
     });

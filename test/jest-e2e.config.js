@@ -1,4 +1,4 @@
-/** e2e tests: the real HTTP app against a real database (SQLite, or MySQL when E2E_MYSQL_URL is set). */
+/** e2e tests: the real HTTP app against a real database (SQLite, or MySQL / PostgreSQL when E2E_MYSQL_URL / E2E_PG_URL is set). */
 const unit = require('../jest.config.js');
 
 module.exports = {

@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import { client } from './support/http';
 import { ServerProcess, startServer } from './support/server-process';
 import { TEST_MASTER_KEY } from './support/test-app';
-import { createTestDatabase, E2E_MYSQL_URL, TestDatabase } from './support/test-database';
+import { createTestDatabase, E2E_ENGINE, TestDatabase } from './support/test-database';
 
 /**
- * Three real server processes on one fresh MySQL database, started together on an empty schema,
+ * Three real server processes on one fresh MySQL or PostgreSQL database, started together on an empty schema,
  * each running the expiry sweep every second. Nothing that keeps a secret correct may depend on
  * there being one process.
  */
@@ -19,18 +18,14 @@ describe('three replicas on one database', () => {
   let turn = 0;
   /** Round-robin over the replicas. */
   const next = () => client(servers[turn++ % servers.length].url);
-  const sql = async <T>(query: string, params: unknown[] = []): Promise<T> => {
-    const connection = await createConnection({ uri: database.url });
-    try {
-      return (await connection.query(query, params))[0] as T;
-    } finally {
-      await connection.end();
-    }
-  };
+  const sql = <T>(query: string, params: unknown[] = []): Promise<T> => database.sql(query, params) as Promise<T>;
+  const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
   const logs = () => servers.map((server) => server.output()).join('\n');
 
   beforeAll(async () => {
-    if (!E2E_MYSQL_URL) throw new Error('The multi-replica suite needs MySQL: set E2E_MYSQL_URL, e.g. mysql://root@127.0.0.1:3306');
+    if (E2E_ENGINE === 'sqlite') {
+      throw new Error('The multi-replica suite needs a database server: set E2E_MYSQL_URL (mysql://root@127.0.0.1:3306) or E2E_PG_URL (postgres://postgres@127.0.0.1:5432)');
+    }
     database = await createTestDatabase();
     const env = {
       DATABASE_URL: database.url,
@@ -61,11 +56,11 @@ describe('three replicas on one database', () => {
     const results = await Promise.all(Array.from({ length: 60 }, () => next().get(`/api/v2/pushes/${url_token}`)));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => r.body.payload === `multi-${views}`)).toHaveLength(views);
-    const [row] = await sql<{ view_count: number; expired: number; payload: Buffer | null }[]>(
+    const [row] = await sql<{ view_count: number; expired: number | boolean; payload: Buffer | null }[]>(
       'SELECT view_count, expired, payload FROM pushes WHERE url_token = ?',
       [url_token],
     );
-    expect(row).toMatchObject({ view_count: views, expired: 1, payload: null });
+    expect({ ...row, expired: Number(row.expired) }).toMatchObject({ view_count: views, expired: 1, payload: null });
   });
 
   it('sweeps 10,000 elapsed pushes exactly once with all three sweeps running, touching no active push', async () => {
@@ -78,15 +73,16 @@ describe('three replicas on one database', () => {
       });
       await sql(
         `INSERT INTO pushes (url_token, kind, payload, expire_after_days, expire_after_views, view_count, deletable_by_viewer,
-           retrieval_step, expired, deleted, passphrase_protected, expires_at, created_at, updated_at, audit_entry_count) VALUES ?`,
-        [rows],
+           retrieval_step, expired, deleted, passphrase_protected, expires_at, created_at, updated_at, audit_entry_count)
+         VALUES ${rows.map((row) => `(${placeholders(row.length)})`).join(', ')}`,
+        rows.flat(),
       );
     }
 
     const deadline = Date.now() + 60_000;
     let remaining = -1;
     while (Date.now() < deadline) {
-      [{ remaining }] = await sql<{ remaining: number }[]>("SELECT COUNT(*) AS remaining FROM pushes WHERE url_token LIKE 'bulk\\_%' AND expired = 0");
+      [{ remaining }] = await sql<{ remaining: number }[]>("SELECT COUNT(*) AS remaining FROM pushes WHERE url_token LIKE 'bulk\\_%' AND expired = FALSE");
       if (Number(remaining) === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -95,7 +91,7 @@ describe('three replicas on one database', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
     const [{ wiped }] = await sql<{ wiped: number }[]>(
-      "SELECT COUNT(*) AS wiped FROM pushes WHERE url_token LIKE 'bulk\\_%' AND expired = 1 AND payload IS NULL AND expired_on IS NOT NULL",
+      "SELECT COUNT(*) AS wiped FROM pushes WHERE url_token LIKE 'bulk\\_%' AND expired = TRUE AND payload IS NULL AND expired_on IS NOT NULL",
     );
     expect(Number(wiped)).toBe(10_000);
     const swept = [...logs().matchAll(/Expiry sweep: expired (\d+) push/g)].reduce((sum, match) => sum + Number(match[1]), 0);
@@ -110,7 +106,7 @@ describe('three replicas on one database', () => {
   it('never serves a payload after a push was seen expired, while retrievals race the sweep at the boundary', async () => {
     const pushes = await Promise.all(Array.from({ length: 10 }, (_, i) => next().createPush({ payload: `edge-${i}`, expire_after_views: 100 })));
     const boundary = Date.now() + 1500;
-    await sql('UPDATE pushes SET expires_at = ? WHERE url_token IN (?)', [boundary, pushes.map((p) => p.url_token)]);
+    await sql(`UPDATE pushes SET expires_at = ? WHERE url_token IN (${placeholders(pushes.length)})`, [boundary, ...pushes.map((p) => p.url_token)]);
 
     const observations: { token: string; sentAt: number; receivedAt: number; payload: boolean; expired: boolean }[] = [];
     const stopAt = boundary + 2500;
@@ -130,7 +126,7 @@ describe('three replicas on one database', () => {
       const firstSeenExpired = Math.min(...mine.filter((o) => o.expired).map((o) => o.receivedAt));
       expect(Number.isFinite(firstSeenExpired)).toBe(true);
       expect(mine.filter((o) => o.payload && o.sentAt > firstSeenExpired)).toEqual([]);
-      const [row] = await sql<{ view_count: number; expired: number }[]>('SELECT view_count, expired FROM pushes WHERE url_token = ?', [url_token]);
+      const [row] = await sql<{ view_count: number; expired: number | boolean }[]>('SELECT view_count, expired FROM pushes WHERE url_token = ?', [url_token]);
       expect(Number(row.expired)).toBe(1);
       expect(mine.filter((o) => o.payload)).toHaveLength(Number(row.view_count));
     }

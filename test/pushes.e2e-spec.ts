@@ -139,7 +139,7 @@ describe('push lifecycle', () => {
 
     it('writes a creation audit entry', async () => {
       const { url_token } = await api.createPush({ payload: 'audited' }, { 'user-agent': 'jest-agent', referer: 'https://ref.example/' });
-      const rows: { kind: string; user_agent: string; referrer: string; ip: string }[] = await app.dataSource.query(
+      const rows: { kind: string; user_agent: string; referrer: string; ip: string }[] = await app.query(
         'SELECT a.kind, a.user_agent, a.referrer, a.ip FROM audit_entries a JOIN pushes p ON p.id = a.push_id WHERE p.url_token = ?',
         [url_token],
       );
@@ -247,7 +247,7 @@ describe('push lifecycle', () => {
       expect(body).toMatchObject({ expired: true, deleted: true });
       expect(body.expired_on).toMatch(ISO);
       expect((await api.get(`/api/v2/pushes/${url_token}`)).body).toMatchObject({ payload: null, expired: true, deleted: true });
-      const [row] = await app.dataSource.query('SELECT payload, note FROM pushes WHERE url_token = ?', [url_token]);
+      const [row] = await app.query('SELECT payload, note FROM pushes WHERE url_token = ?', [url_token]);
       expect(row.payload).toBeNull();
       expect(row.note).not.toBeNull();
     });
@@ -325,7 +325,7 @@ describe('settings that shape pushes', () => {
     app = await startTestApp({ TRUST_PROXY: '127.0.0.1/8,::1' });
     const trusted = await client(app.baseUrl).createPush({ payload: 'x' }, forwarded);
     expect(trusted.html_url).toBe(`https://public.example/p/${trusted.url_token}/r`);
-    const [row] = await app.dataSource.query('SELECT ip FROM audit_entries ORDER BY id DESC LIMIT 1');
+    const [row] = await app.query('SELECT ip FROM audit_entries ORDER BY id DESC LIMIT 1');
     expect(row.ip).toBe('203.0.113.9');
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from './support/http';
 import { CLI_MAIN, runNode, SERVER_MAIN, startServer } from './support/server-process';
-import { createTestDatabase, E2E_MYSQL_URL, TestDatabase } from './support/test-database';
+import { createTestDatabase, E2E_ENGINE, TestDatabase } from './support/test-database';
 import { TEST_MASTER_KEY } from './support/test-app';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'pwpush-proc-'));
@@ -34,7 +34,7 @@ describe('the server process', () => {
   });
 
   it('does not echo a bad DATABASE_URL, which may hold a password', async () => {
-    const { code, stderr } = await runNode(SERVER_MAIN, [], { DATABASE_URL: 'postgres://admin:hunter2-secret@db/x' });
+    const { code, stderr } = await runNode(SERVER_MAIN, [], { DATABASE_URL: 'mssql://admin:hunter2-secret@db/x' });
     expect(code).not.toBe(0);
     expect(stderr).toContain('Invalid setting DATABASE_URL');
     expect(stderr).not.toContain('hunter2-secret');
@@ -100,9 +100,9 @@ describe('the server process', () => {
     await again.stop();
   });
 
-  // Replicas share a database only on MySQL; SQLite is the single-process embedded default.
-  if (E2E_MYSQL_URL) {
-    it('starts three replicas at once on an empty MySQL schema', async () => {
+  // Replicas share a database server (MySQL, PostgreSQL); SQLite is the single-process embedded default.
+  if (E2E_ENGINE !== 'sqlite') {
+    it(`starts three replicas at once on an empty ${E2E_ENGINE} schema`, async () => {
     const env = { DATABASE_URL: database.url, DATA_DIR: tempDir(), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
     const servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
     const created = await Promise.all(servers.map((s, i) => client(s.url).createPush({ payload: `replica-${i}` })));

@@ -53,6 +53,6 @@ describe('GET /api/v2/version', () => {
     // Authentication still comes first.
     const anonymous = await fetch(`${app.baseUrl}/api/v2/pushes`, { method: 'POST', body: form });
     expect(anonymous.status).toBe(401);
-    expect(Number((await app.dataSource.query('SELECT COUNT(*) AS n FROM file_attachments'))[0].n)).toBe(0);
+    expect(Number((await app.query('SELECT COUNT(*) AS n FROM file_attachments'))[0].n)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { FloorCipher } from './cipher';
-import { type FloorStore, mysqlStore, type PushRow, sqliteStore } from './store';
+import { type FloorStore, mysqlStore, postgresStore, type PushRow, sqliteStore } from './store';
 
 /**
  * The floor: the service's create, retrieve and preview done by hand on node:http and the same
@@ -14,7 +14,7 @@ import { type FloorStore, mysqlStore, type PushRow, sqliteStore } from './store'
  * the service's Nest: what is left between that floor and the service is Nest and the service's
  * own policies (auth, rate limits, validation, logging, metrics, security headers).
  *
- * Started by bench/run.ts: FLOOR_PORT, FLOOR_DATABASE_URL (sqlite:<path> or mysql://...),
+ * Started by bench/run.ts: FLOOR_PORT, FLOOR_DATABASE_URL (sqlite:<path>, mysql://... or postgres://...),
  * FLOOR_MASTER_KEY (64 hex), FLOOR_FRAMEWORK (http, the default, or express).
  */
 
@@ -258,7 +258,7 @@ function main(): void {
   const url = process.env.FLOOR_DATABASE_URL ?? '';
   const key = Buffer.from(process.env.FLOOR_MASTER_KEY ?? '', 'hex');
   if (key.length !== 32) throw new Error('FLOOR_MASTER_KEY must be 64 hex characters');
-  const store = url.startsWith('sqlite:') ? sqliteStore(url.slice('sqlite:'.length)) : mysqlStore(url);
+  const store = url.startsWith('sqlite:') ? sqliteStore(url.slice('sqlite:'.length)) : url.startsWith('postgres') ? postgresStore(url) : mysqlStore(url);
   const floor = new Floor(store, new FloorCipher(key));
   const listener: RequestListener =
     process.env.FLOOR_FRAMEWORK === 'express' ? expressFloor(floor) : (request, response) => void route(floor, request, response).catch((error: unknown) => fail(response, error));

@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { UsersService } from '@app/auth';
 import { Clock } from '@app/common';
 import { Env, loadSettings, Settings } from '@app/config';
+import { Sql } from '@app/database';
 import { AppModule } from '../../apps/api/src/app.module';
 import { configureApp } from '../../apps/api/src/configure-app';
 import { createTestDatabase, TestDatabase } from './test-database';
@@ -35,6 +36,8 @@ export interface TestApp {
   database: TestDatabase;
   /** Creates a user and returns a valid API token for it. */
   createUser(email: string): Promise<string>;
+  /** SQL with `?` placeholders (and TRUE/FALSE for booleans), as the repositories write it, on any engine. */
+  query<T = any>(sql: string, parameters?: unknown[]): Promise<T[]>;
   /** A provider of the running app, for arranging state that has no HTTP endpoint. */
   service<T>(type: Type<T>): T;
   /** Stops the app; keeps the database for another app unless `drop` is set. */
@@ -72,6 +75,7 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     dataSource: app.get(DataSource),
     database: db,
     createUser: async (email) => (await app.get(UsersService).create(email)).api_token,
+    query: (sql, parameters = []) => app.get(Sql).rows(sql, parameters),
     service: (type) => app.get(type),
     close: async (options) => {
       await app.close();

@@ -44,7 +44,7 @@ async function withServices(settings: Settings, work: (app: INestApplicationCont
 
 export const COMMANDS: Record<string, Command> = {
   'migrations:run': {
-    summary: 'apply pending database migrations (under the MySQL migration lock)',
+    summary: 'apply pending database migrations (under the migration lock: a named lock on MySQL, an advisory lock on PostgreSQL)',
     run: async (_flags, settings) => {
       const dataSource = await new DataSource(dataSourceOptions(settings)).initialize();
       try {

@@ -1,15 +1,17 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '@app/database';
 
 export const AUDIT_KINDS = ['creation', 'view', 'failed_view', 'expire', 'failed_passphrase', 'owner_view', 'file_download'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 @Entity({ name: 'audit_entries' })
+@Index('ix_audit_entries_push_id_id', ['pushId', 'id'])
 export class AuditEntryEntity {
   @PrimaryGeneratedColumn()
   id!: number;
 
   @Column({ name: 'push_id', type: 'int' })
+  @ForeignKey('pushes', { name: 'fk_audit_entries_push', onDelete: 'CASCADE' })
   pushId!: number;
 
   @Column({ type: 'varchar', length: 24 })

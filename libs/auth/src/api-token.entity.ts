@@ -1,12 +1,15 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '@app/database';
 
 @Entity({ name: 'api_tokens' })
+@Index('ux_api_tokens_token_hash', ['tokenHash'], { unique: true })
+@Index('ux_api_tokens_user_id_name', ['userId', 'name'], { unique: true })
 export class ApiTokenEntity {
   @PrimaryGeneratedColumn()
   id!: number;
 
   @Column({ name: 'user_id', type: 'int' })
+  @ForeignKey('users', { name: 'fk_api_tokens_user', onDelete: 'CASCADE' })
   userId!: number;
 
   @Column({ type: 'varchar', length: 100 })

@@ -1,8 +1,10 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '@app/database';
 
 /** A signed-in browser: the pages' session cookie names it by a random token, stored only as its hash. */
 @Entity({ name: 'sessions' })
+@Index('ux_sessions_token_hash', ['tokenHash'], { unique: true })
+@Index('ix_sessions_user_id_expires_at', ['userId', 'expiresAt'])
 export class SessionEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -11,6 +13,7 @@ export class SessionEntity {
   tokenHash!: string;
 
   @Column({ name: 'user_id', type: 'int' })
+  @ForeignKey('users', { name: 'fk_sessions_user', onDelete: 'CASCADE' })
   userId!: number;
 
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })

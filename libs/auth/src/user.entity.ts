@@ -1,7 +1,8 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '@app/database';
 
 @Entity({ name: 'users' })
+@Index('ux_users_email', ['email'], { unique: true })
 export class UserEntity {
   @PrimaryGeneratedColumn()
   id!: number;

@@ -63,7 +63,8 @@ export class ServiceUnavailableError extends Error {
 /**
  * Error codes that mean "the database (or another dependency) cannot be reached or did not answer
  * in time", as opposed to a bug or bad data: socket errors, mysql2's timeouts and lost
- * connections, MySQL refusing connections, SQLite unable to open or lock its file.
+ * connections, MySQL refusing connections, PostgreSQL's connection failures (class 08), shutdown,
+ * too many connections and timeouts (SQLSTATE), SQLite unable to open or lock its file.
  */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -82,8 +83,30 @@ const UNAVAILABLE_CODES = new Set([
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_LOCK_WAIT_TIMEOUT',
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08004', // sqlserver_rejected_establishment_of_sqlconnection
+  '08006', // connection_failure
+  '53300', // too_many_connections
+  '55P03', // lock_not_available (lock_timeout)
+  '57014', // query_canceled (statement_timeout)
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, recovering)
   'SQLITE_BUSY',
   'SQLITE_CANTOPEN',
+]);
+
+/** node-postgres raises these without a code: a lost or timed-out connection, a pool that could not connect in time. */
+const UNAVAILABLE_MESSAGES = new Set([
+  'Connection terminated',
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
 ]);
 
 /** An error's code, or that of the driver error a TypeORM error wraps: safe to log, unlike messages. */
@@ -96,8 +119,9 @@ export function errorCode(error: unknown): string | undefined {
 /** Whether an error (or the driver error a TypeORM error wraps) says a dependency is unavailable. */
 export function isUnavailableError(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
-    const { code, driverError } = current as { code?: unknown; driverError?: unknown };
+    const { code, message, driverError } = current as { code?: unknown; message?: unknown; driverError?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_IOERR'))) return true;
+    if (code === undefined && typeof message === 'string' && UNAVAILABLE_MESSAGES.has(message)) return true;
     current = driverError;
   }
   return false;

@@ -131,12 +131,16 @@ describe('loadSettings', () => {
       ['mysql://pwpush:secret@db:3306/pwpush', { type: 'mysql', url: 'mysql://pwpush:secret@db:3306/pwpush' }],
       ['mysql://root@127.0.0.1/pwpush?ssl=true', { type: 'mysql', url: 'mysql://root@127.0.0.1/pwpush?ssl=true' }],
       ['mariadb://pwpush:secret@db/pwpush', { type: 'mysql', url: 'mysql://pwpush:secret@db/pwpush' }],
+      ['postgres://pwpush:secret@db:5432/pwpush', { type: 'postgres', url: 'postgres://pwpush:secret@db:5432/pwpush' }],
+      ['postgresql://pwpush@db/pwpush?sslmode=require', { type: 'postgres', url: 'postgresql://pwpush@db/pwpush?sslmode=require' }],
     ])('reads %s', (value, expected) => {
       expect(loadSettings({ DATABASE_URL: value }).database).toEqual(expected);
     });
 
     it.each([
-      'postgres://admin:hunter2@db/pwpush',
+      'postgres://admin:hunter2@db',
+      'postgresql://admin:hunter2@db/',
+      'pg://admin:hunter2@db/pwpush',
       'mysql://admin:hunter2@db',
       'mysql://admin:hunter2@db/',
       'mariadb:admin:hunter2@db/pwpush',

@@ -26,7 +26,7 @@ export interface KindSettings {
   deletableByViewer: Toggle;
 }
 
-export type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string };
+export type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string } | { type: 'postgres'; url: string };
 
 /** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
 export type FileStorage =
@@ -354,6 +354,9 @@ class EnvReader {
     if (/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(value)) {
       return { type: 'mysql', url: value.replace(/^mariadb:/, 'mysql:') };
     }
-    return this.fail(name, 'must be mysql://user:password@host:port/database or sqlite:<path>');
+    if (/^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(value)) {
+      return { type: 'postgres', url: value };
+    }
+    return this.fail(name, 'must be mysql://user:password@host:port/database, postgres://user:password@host:port/database or sqlite:<path>');
   }
 }

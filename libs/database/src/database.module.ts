@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SETTINGS, Settings } from '@app/config';
-import { dataSourceOptions } from './data-source-options';
+import { createDataSource, dataSourceOptions } from './data-source-options';
 import { NamedLocks } from './named-lock';
 import { Sql } from './sql';
 import { enforceQueryTimeout } from './query-timeout';
@@ -19,6 +19,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [SETTINGS],
           useFactory: (settings: Settings) => ({ ...dataSourceOptions(settings), autoLoadEntities: true, retryAttempts: 0 }),
+          dataSourceFactory: async (options) => createDataSource(options!),
         }),
       ],
       providers: [

@@ -1,9 +1,11 @@
 /**
- * Persistence infrastructure: TypeORM options for SQLite and MySQL, the migrations
- * (the only way the schema changes) and the locked migration runner.
+ * Persistence infrastructure: TypeORM options for SQLite, MySQL and PostgreSQL, the migrations
+ * (the only way the schema changes), the locked migration runner, and what differs between the
+ * engines (column types, named locks, statement texts, timeouts).
  */
 export * from './data-source-options';
 export * from './database.module';
+export * from './engine';
 export * from './epoch-millis';
 export * from './named-lock';
 export * from './sql';

@@ -6,7 +6,7 @@ const LOCK_NAME = 'pwpush_migrations';
 const LOCK_WAIT_SECONDS = 120;
 
 /**
- * Applies pending migrations. On MySQL a named lock serialises replicas that start together:
+ * Applies pending migrations. On MySQL and PostgreSQL a named lock serialises replicas that start together:
  * the first applies the migrations, the others wait and then find nothing left to do.
  */
 export async function runMigrations(dataSource: DataSource, logger = new Logger('Migrations')): Promise<void> {

@@ -1,13 +1,17 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '@app/database';
 
 @Entity({ name: 'file_attachments' })
+@Index('ux_file_attachments_blob_key', ['blobKey'], { unique: true })
+@Index('ix_file_attachments_push_id', ['pushId'])
+@Index('ix_file_attachments_destroy_at', ['destroyAt'])
 export class FileAttachmentEntity {
   @PrimaryGeneratedColumn()
   id!: number;
 
   /** Null while the upload is being received (and for one that never finished). */
   @Column({ name: 'push_id', type: 'int', nullable: true })
+  @ForeignKey('pushes', { name: 'fk_file_attachments_push', onDelete: 'CASCADE' })
   pushId!: number | null;
 
   /** The blob's name in storage: random, never derived from the filename. */

@@ -1,8 +1,13 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { PushKind } from '@app/config';
 import { epochMillis } from '@app/database';
 
+/** Indexes and foreign keys as the migrations create them (test/schema.e2e-spec.ts holds the two together). */
 @Entity({ name: 'pushes' })
+@Index('ux_pushes_url_token', ['urlToken'], { unique: true })
+@Index('ix_pushes_expired_expires_at', ['expired', 'expiresAt'])
+@Index('ix_pushes_user_id_expired_id', ['userId', 'expired', 'id'])
+@Index('ix_pushes_expired_expired_on', ['expired', 'expiredOn'])
 export class PushEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -54,6 +59,7 @@ export class PushEntity {
 
   /** The owner, or null for an anonymous push. */
   @Column({ name: 'user_id', type: 'int', nullable: true })
+  @ForeignKey('users', { name: 'fk_pushes_user', onDelete: 'SET NULL' })
   userId!: number | null;
 
   /** How many audit entries the push has, so hostile traffic can be capped without counting rows. */

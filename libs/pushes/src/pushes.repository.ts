@@ -21,12 +21,13 @@ type PushRow = Record<(typeof COLUMNS)[number] | 'id', unknown>;
 const INSERT = `INSERT INTO pushes (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const SELECT_BY_TOKEN = `SELECT id, ${COLUMNS.join(', ')} FROM pushes WHERE url_token = ?`;
 const CLAIM = 'view_count = ?, updated_at = ?, audit_entry_count = audit_entry_count + 1';
-const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = 0 AND expires_at > ?';
+const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = FALSE AND expires_at > ?';
 const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
-const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = 1, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
-const EXPIRE = `UPDATE pushes SET expired = 1, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = 0`;
+const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = TRUE, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
+const EXPIRE = `UPDATE pushes SET expired = TRUE, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = FALSE`;
 const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
 
+/** A boolean parameter: better-sqlite3 binds no booleans; MySQL and PostgreSQL read 1 and 0 as booleans. */
 const flag = (value: boolean) => (value ? 1 : 0);
 const nullableNumber = (value: unknown) => (value === null ? null : Number(value));
 
@@ -144,19 +145,19 @@ export class PushesRepository {
    * the condition, so replicas sweeping at the same moment never expire a push twice.
    */
   async expireElapsedBatch(now: number, batch: number): Promise<number> {
-    const ids = await this.idsWhere('expired = 0 AND expires_at <= :now', { now }, 'expires_at', batch);
+    const ids = await this.idsWhere('expired = FALSE AND expires_at <= :now', { now }, 'expires_at', batch);
     return ids.length === 0 ? 0 : this.expireWhere('id IN (:...ids) AND expires_at <= :now', { ids, now }, now);
   }
 
   /** Up to `batch` pushes that expired before `cutoff`, oldest first: the next ones to purge. */
   expiredBefore(cutoff: number, batch: number): Promise<number[]> {
-    return this.idsWhere('expired = 1 AND expired_on < :cutoff', { cutoff }, 'expired_on', batch);
+    return this.idsWhere('expired = TRUE AND expired_on < :cutoff', { cutoff }, 'expired_on', batch);
   }
 
   /** Deletes these pushes if they are expired; their audit entries go with them (FK cascade). */
   async deleteExpired(ids: number[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const result = await this.pushes.createQueryBuilder().delete().where('id IN (:...ids) AND expired = 1', { ids }).execute();
+    const result = await this.pushes.createQueryBuilder().delete().where('id IN (:...ids) AND expired = TRUE', { ids }).execute();
     return result.affected ?? 0;
   }
 
@@ -184,14 +185,14 @@ export class PushesRepository {
 
   /**
    * Expires the active pushes that also match `condition`, destroying their secrets, in one
-   * set-based UPDATE that re-checks `expired = 0`; returns how many this call expired.
+   * set-based UPDATE that re-checks `expired = FALSE`; returns how many this call expired.
    */
   private async expireWhere(condition: string, parameters: Record<string, unknown>, now: number): Promise<number> {
     const result = await this.pushes
       .createQueryBuilder()
       .update()
       .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
-      .where(`expired = 0 AND ${condition}`, parameters)
+      .where(`expired = FALSE AND ${condition}`, parameters)
       .execute();
     return result.affected ?? 0;
   }

@@ -3,7 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Tokens must match byte for byte. MySQL's default utf8mb4_unicode_ci collation ignores case
  * (and trailing spaces), which let a case-swapped token find a push and cut its effective
- * randomness. SQLite compares strings in binary already.
+ * randomness. SQLite and PostgreSQL (whose `=` on a deterministic collation is byte equality)
+ * compare them exactly already.
  */
 export class ExactTokenMatch1764028800000 implements MigrationInterface {
   name = 'ExactTokenMatch1764028800000';

@@ -4,6 +4,7 @@ import { PurgeIndex1763942400000 } from './1763942400000-purge-index';
 import { ExactTokenMatch1764028800000 } from './1764028800000-exact-token-match';
 import { FileAttachments1764115200000 } from './1764115200000-file-attachments';
 import { Sessions1764288000000 } from './1764288000000-sessions';
+import { MysqlDefinitionsAsEntities1764374400000 } from './1764374400000-mysql-definitions-as-entities';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   ExactTokenMatch1764028800000,
   FileAttachments1764115200000,
   Sessions1764288000000,
+  MysqlDefinitionsAsEntities1764374400000,
 ];
