@@ -433,23 +433,24 @@ new_runtmp() { # sets runtmp: a fresh dir under /tmp owned by the app user (the 
   chown "$APP_UID:$APP_GID" "$runtmp"
 }
 
+# <server URL> <database>: the same URL naming that database.
+with_database() { node -e 'const u = new URL(process.argv[1]); u.pathname = `/${process.argv[2]}`; console.log(u.toString());' "$1" "$2"; }
+
 new_runtmp
 run_scenario sqlite "sqlite:$runtmp/pwpush.sqlite3" "$runtmp"
 
 if [[ -n ${E2E_MYSQL_URL:-} ]]; then
   MYSQL_DB="pwpush_imgcheck_$(node -p 'require("crypto").randomBytes(6).toString("hex")')"
   mysql_admin "CREATE DATABASE \`$MYSQL_DB\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci" || die "could not create MariaDB database on E2E_MYSQL_URL"
-  mysql_url=$(node -e 'const u = new URL(process.argv[1]); u.pathname = `/${process.argv[2]}`; console.log(u.toString());' "$E2E_MYSQL_URL" "$MYSQL_DB")
   new_runtmp
-  run_scenario mariadb "$mysql_url" "$runtmp"
+  run_scenario mariadb "$(with_database "$E2E_MYSQL_URL" "$MYSQL_DB")" "$runtmp"
 fi
 
 if [[ -n ${E2E_PG_URL:-} ]]; then
   PG_DB="pwpush_imgcheck_$(node -p 'require("crypto").randomBytes(6).toString("hex")')"
   pg_admin "CREATE DATABASE \"$PG_DB\"" || die "could not create PostgreSQL database on E2E_PG_URL"
-  pg_url=$(node -e 'const u = new URL(process.argv[1]); u.pathname = `/${process.argv[2]}`; console.log(u.toString());' "$E2E_PG_URL" "$PG_DB")
   new_runtmp
-  run_scenario postgresql "$pg_url" "$runtmp"
+  run_scenario postgresql "$(with_database "$E2E_PG_URL" "$PG_DB")" "$runtmp"
 fi
 
 # ---------------------------------------------------------------- refusals and writes
