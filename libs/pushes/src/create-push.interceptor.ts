@@ -51,10 +51,12 @@ export class CreatePushInterceptor implements NestInterceptor {
       if (uploads.count > 0) request.body = withReceivedFiles(request.body as Record<string, unknown>);
     }
     this.pushes.checkCreator({ withFiles: asksForFiles(request.body) }, request.user);
+    const { uploads } = request;
+    if (!uploads || uploads.count === 0) return next.handle();
     return next.handle().pipe(
       catchError(async (error: unknown) => {
         // The service discards on its own failures; this covers those before it is called (validation).
-        await request.uploads?.discard();
+        await uploads.discard();
         throw error;
       }),
     );
