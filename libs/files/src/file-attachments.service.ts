@@ -5,7 +5,7 @@ import { pipeline, type Readable, Transform, type TransformCallback } from 'node
 import { Clock, PayloadTooLargeError, ValidationFailedError } from '@app/common';
 import { formatBytes, InjectSettings, Settings } from '@app/config';
 import { chunkRange, decryptStream, encryptStream, FieldCipher, randomToken, StreamKey } from '@app/crypto';
-import { Metrics } from '@app/metrics';
+import { type FileDirection, Metrics } from '@app/metrics';
 import { BlobStore, type ByteRange } from './blob-store';
 import { DownloadLinks } from './download-links';
 import type { FileAttachmentEntity } from './file-attachment.entity';
@@ -37,7 +37,7 @@ export interface StoredFile {
 }
 
 /** Uploads that no push took are removed after this long: only a process that died mid-upload leaves them. */
-export const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
+const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 const FILENAME_MAX = 255;
 const SAFE_CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 /** What clients send when they do not know better; the filename's extension is then a better guess. */
@@ -123,9 +123,9 @@ export class FileAttachments {
   /**
    * Encrypts one file into storage under a new random key, through `limit` (see UploadBatch),
    * which may fail the stream. The row comes first, so that even a process dying mid-way leaves
-   * a row naming the blob; returns the row's id and the file's size.
+   * a row naming the blob; returns the row's id.
    */
-  async encryptToStorage(file: IncomingFile, limit: Transform): Promise<{ id: number; size: number }> {
+  async encryptToStorage(file: IncomingFile, limit: Transform): Promise<number> {
     const blobKey = randomToken(24);
     const streamKey = StreamKey.generate();
     const meta = { filename: cleanFilename(file.filename), contentType: cleanContentType(file.contentType, file.filename) };
@@ -150,7 +150,7 @@ export class FileAttachments {
       throw failure ?? error;
     }
     await this.repository.setSize(id, count.bytes);
-    return { id, size: count.bytes };
+    return id;
   }
 
   /** Blobs first, then their rows: a failure in between leaves rows that a later call destroys again. */
@@ -163,7 +163,7 @@ export class FileAttachments {
   }
 
   /** Counts the plaintext bytes that pass, for the metrics and the caller. */
-  private counter(direction: 'upload' | 'download'): Transform & { bytes: number } {
+  private counter(direction: FileDirection): Transform & { bytes: number } {
     const counter = Object.assign(
       new Transform({
         transform: (chunk: Buffer, _encoding, done: TransformCallback) => {
@@ -216,7 +216,7 @@ export class UploadBatch {
     // After a failure the files behind it fail the same way, without being stored.
     const stored = this.previous.then(() => this.files.encryptToStorage(file, this.limit()));
     this.previous = stored;
-    this.ids.push((await stored).id);
+    this.ids.push(await stored);
   }
 
   /** Removes what was stored (see FileAttachments.discard). */

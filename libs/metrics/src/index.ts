@@ -4,5 +4,5 @@
  * Label values come only from small fixed sets, never from tokens, paths or user input.
  */
 export * from './metrics.module';
-export { Metrics, type RetrievalOutcome, type ExpiryReason } from './metrics';
+export { Metrics, type RetrievalOutcome, type ExpiryReason, type FileDirection } from './metrics';
 export { recordRequest, routeLabel, methodLabel, statusClassLabel } from './http-metrics';

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { catchError, type Observable } from 'rxjs';
 import type { AuthenticatedUser } from '@app/auth';
 import { ValidationFailedError } from '@app/common';
-import { readMultipartBody, type UploadBatch } from '@app/files';
+import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
 import { PushesService } from './pushes.service';
 
 /** A push has about ten fields: a form never needs more. */
@@ -24,12 +24,15 @@ type CreateRequest = Request & { user?: AuthenticatedUser; uploads?: UploadBatch
  */
 @Injectable()
 export class CreatePushInterceptor implements NestInterceptor {
-  constructor(private readonly pushes: PushesService) {}
+  constructor(
+    private readonly pushes: PushesService,
+    private readonly files: FileAttachments,
+  ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<CreateRequest>();
     if (request.is('multipart/form-data')) {
-      const uploads = this.pushes.uploads();
+      const uploads = this.files.uploads();
       try {
         request.body = await readMultipartBody(request, {
           maxFields: MAX_FORM_FIELDS,

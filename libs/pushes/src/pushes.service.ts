@@ -72,11 +72,6 @@ export class PushesService {
     if (push.withFiles && !owner) throw new UnauthenticatedError('File pushes require authentication.');
   }
 
-  /** The uploads of one create, for the HTTP layer that streams a multipart body into them (see receiveFile). */
-  uploads(): UploadBatch {
-    return this.files.uploads();
-  }
-
   /** One file of a multipart create, stored encrypted as it streams in, after the checks a file push needs first. */
   async receiveFile(uploads: UploadBatch, file: IncomingFile, owner?: AuthenticatedUser): Promise<void> {
     this.checkCreator({ withFiles: true }, owner);
