@@ -26,6 +26,23 @@ const RETRY_UNAVAILABLE_AFTER = '5';
 
 const PASSPHRASE_MESSAGE = 'This push requires a passphrase. Provide it with the passphrase query parameter or the X-Passphrase header.';
 
+/**
+ * Logs an error that no mapping expected, and says what it is: a dependency that is unavailable
+ * (answered 503) or a fault (500). Driver errors can quote SQL parameters, i.e. ciphertexts and
+ * tokens: the line names the error's kind and code, never its text.
+ */
+export function logUnexpected(logger: Logger, exception: unknown, requestId: unknown): 'unavailable' | 'internal' {
+  const name = exception instanceof Error ? exception.name : typeof exception;
+  const code = errorCode(exception);
+  const what = `${name}${code ? ` (${code})` : ''} in request ${String(requestId)}`;
+  if (isUnavailableError(exception)) {
+    logger.warn(`Database unavailable: ${what}`);
+    return 'unavailable';
+  }
+  logger.error(`Unhandled ${what}`);
+  return 'internal';
+}
+
 /** Maps every error to the contract's JSON error body; anything unexpected is a logged 500 without details. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -63,15 +80,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof NotFoundException) return [HttpStatus.NOT_FOUND, { error: 'not-found' }, {}];
     if (exception instanceof HttpException) return this.fromHttpException(exception);
-    // Driver errors can quote SQL parameters, i.e. ciphertexts and tokens: log the kind, never the text.
-    const name = exception instanceof Error ? exception.name : typeof exception;
-    const code = errorCode(exception);
-    const what = `${name}${code ? ` (${code})` : ''} in request ${String(requestId)}`;
-    if (isUnavailableError(exception)) {
-      this.logger.warn(`Database unavailable: ${what}`);
+    if (logUnexpected(this.logger, exception, requestId) === 'unavailable') {
       return [HttpStatus.SERVICE_UNAVAILABLE, { error: 'service-unavailable' }, { 'Retry-After': RETRY_UNAVAILABLE_AFTER }];
     }
-    this.logger.error(`Unhandled ${what}`);
     return [HttpStatus.INTERNAL_SERVER_ERROR, { error: 'internal-error' }, {}];
   }
 

@@ -4,6 +4,13 @@ import { IsBoolean, IsInt, IsOptional, IsString, ValidateBy, ValidationArguments
 import { BadRequestError, FieldErrors, ValidationFailedError } from './errors';
 
 /** "expire_after_days" → "Expire after days", as the reference words its messages. */
+/** An absolute http(s) URL with a host: the only URLs a URL push may hold, and send anyone to. */
+export function isWebUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
 export function humanize(field: string): string {
   const words = field.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);

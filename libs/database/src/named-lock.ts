@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
+import { errorCode } from '@app/common';
 import { engineOf } from './engine';
 
 /** PostgreSQL's lock_not_available: lock_timeout ran out while waiting. */
@@ -76,8 +77,7 @@ function postgresLock(holder: QueryRunner, name: string): HeldLock {
         await holder.query('SELECT pg_advisory_lock($1)', [key]);
         return true;
       } catch (error) {
-        const { code, driverError } = error as { code?: string; driverError?: { code?: string } };
-        if ((code ?? driverError?.code) === LOCK_NOT_AVAILABLE) return false;
+        if (errorCode(error) === LOCK_NOT_AVAILABLE) return false;
         throw error;
       } finally {
         await holder.query('RESET lock_timeout');

@@ -4,7 +4,7 @@ import { AccountError, type AuthenticatedUser, type TokenSummary, UsersService }
 import { clientInfoOf, TooManyRequestsError } from '@app/common';
 import { FailedAttempts } from '@app/rate-limit';
 import type { PageResult } from './page-responder';
-import { PageSession } from './page-session';
+import { formField, PageSession } from './page-session';
 
 /** Failed sign-ins allowed per minute: for one account (guessing its password), and from one address (trying many). */
 const ACCOUNT_ATTEMPTS = 10;
@@ -12,10 +12,7 @@ const ADDRESS_ATTEMPTS = 30;
 const SIGN_IN: PageResult = { redirect: '/users/sign_in', status: 303 };
 const TOKENS: PageResult = { redirect: '/users/token', status: 303 };
 
-const field = (request: Request, name: string): string => {
-  const value = (request.body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-};
+const field = (request: Request, name: string): string => formField(request, name) ?? '';
 
 /**
  * Sign-in with email and password (accounts come from the admin CLI), sign-out, and

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { errorCode, ForbiddenError, isUnavailableError, NotFoundError, TooManyRequestsError } from '@app/common';
+import { ForbiddenError, logUnexpected, NotFoundError, TooManyRequestsError } from '@app/common';
 import { PageResponder, type PageResult } from './page-responder';
 
 /**
@@ -28,12 +28,9 @@ export class PageExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException && exception.getStatus() === 404) return GONE;
     if (exception instanceof HttpException && exception.getStatus() === 429) return message(429, 'Too many requests', 'Too many requests from your address. Wait a minute and try again.');
-    const what = `${exception instanceof Error ? exception.name : typeof exception}${errorCode(exception) ? ` (${errorCode(exception)})` : ''} in request ${String(requestId)}`;
-    if (isUnavailableError(exception)) {
-      this.logger.warn(`Database unavailable: ${what}`);
+    if (logUnexpected(this.logger, exception, requestId) === 'unavailable') {
       return message(503, 'Unavailable', 'The service cannot reach its database right now. Try again in a moment.');
     }
-    this.logger.error(`Unhandled ${what}`);
     return message(500, 'Something went wrong', 'Something went wrong on our side. Try again in a moment.');
   }
 }

@@ -11,6 +11,12 @@ const SESSION_COOKIE = 'pwpush_session';
 export const CSRF_FIELD = '_csrf';
 export const EXPIRED_FORM = 'This form has expired. Reload the page and try again.';
 
+/** A text field of the form a page POSTed; missing, or anything but text, reads as undefined. */
+export function formField(request: Request, name: string): string | undefined {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
  * The pages' cookies, in one place: the CSRF cookie behind every form and the session of a
  * signed-in person. Both are HttpOnly, SameSite=Lax, and Secure when the request came over https.
@@ -45,8 +51,8 @@ export class PageSession {
   /** Refuses a POST whose form token does not match the browser's CSRF cookie (403). */
   checkCsrf(request: Request): void {
     const secret = cookiesOf(request)[CSRF_COOKIE];
-    const given = (request.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
-    if (!secret || typeof given !== 'string' || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(EXPIRED_FORM);
+    const given = formField(request, CSRF_FIELD);
+    if (!secret || given === undefined || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(EXPIRED_FORM);
   }
 
   /** The signed-in person, if the browser's session is current. */

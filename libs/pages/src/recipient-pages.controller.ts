@@ -4,14 +4,11 @@ import { Public } from '@app/auth';
 import { Client, type ClientInfo } from '@app/common';
 import { PageExceptionFilter } from './page-exception.filter';
 import { PageResponder } from './page-responder';
-import { PageSession } from './page-session';
+import { formField, PageSession } from './page-session';
 import { RecipientPages } from './recipient-pages';
 
 /** The passphrase comes only from a form body: never a URL, a redirect or a log. */
-const passphraseOf = (request: Request): string | undefined => {
-  const value = (request.body as Record<string, unknown> | undefined)?.passphrase;
-  return typeof value === 'string' ? value : undefined;
-};
+const passphraseOf = (request: Request): string | undefined => formField(request, 'passphrase');
 
 /**
  * html_url's pages (`/p/:url_token`, `/p/:url_token/r`) and their forms. Public to the API guard:

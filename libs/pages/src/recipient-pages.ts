@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
-import { ClientInfo, PassphraseRequiredError } from '@app/common';
+import { ClientInfo, isWebUrl, PassphraseRequiredError } from '@app/common';
 import { PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
 import { GONE, message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
@@ -36,7 +36,7 @@ export class RecipientPages {
     }
     if (pushed.expired) return GONE;
     // Only http(s) URLs are ever accepted at creation; checked again before sending anyone there.
-    if (pushed.kind === 'url') return isWebUrl(pushed.payload) ? { redirect: pushed.payload!, status: 303 } : GONE;
+    if (pushed.kind === 'url') return pushed.payload !== null && isWebUrl(pushed.payload) ? { redirect: pushed.payload, status: 303 } : GONE;
     return { view: 'secret', title: 'Your secret', data: await secretModel(pushed) };
   }
 
@@ -87,10 +87,4 @@ function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   const [value, unit] = bytes < 1024 ** 2 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
   return `${value.toFixed(1)} ${unit}`;
-}
-
-function isWebUrl(value: string | null): boolean {
-  if (value === null || !URL.canParse(value)) return false;
-  const { protocol } = new URL(value);
-  return protocol === 'http:' || protocol === 'https:';
 }

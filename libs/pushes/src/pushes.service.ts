@@ -8,6 +8,7 @@ import {
   Clock,
   ForbiddenError,
   humanize,
+  isWebUrl,
   NotFoundError,
   Page,
   PAGE_SIZE,
@@ -366,10 +367,4 @@ function failedRetrievalOutcome(error: unknown): RetrievalOutcome | undefined {
 
 function isOwner(push: PushEntity, caller: AuthenticatedUser | undefined): boolean {
   return caller !== undefined && push.userId === caller.id;
-}
-
-function isWebUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
