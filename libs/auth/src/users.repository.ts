@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { LessThanOrEqual, Repository } from 'typeorm';
 import { ApiTokenEntity } from './api-token.entity';
+import { SessionEntity } from './session.entity';
 import { UserEntity } from './user.entity';
 
-/** Users and their API tokens. */
+/** Users, their API tokens and their sessions (both looked up by the SHA-256 of a random token). */
 @Injectable()
 export class UsersRepository {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @InjectRepository(ApiTokenEntity) private readonly tokens: Repository<ApiTokenEntity>,
+    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
   ) {}
 
   insertUser(user: Omit<UserEntity, 'id'>): Promise<UserEntity> {
@@ -67,5 +69,24 @@ export class UsersRepository {
       .innerJoin(ApiTokenEntity, 't', 't.user_id = u.id')
       .where('t.token_hash = :tokenHash', { tokenHash })
       .getOne();
+  }
+
+  /** Starts a session, dropping the user's lapsed ones (so they never pile up). */
+  async insertSession(session: Omit<SessionEntity, 'id'>): Promise<void> {
+    await this.sessions.delete({ userId: session.userId, expiresAt: LessThanOrEqual(session.createdAt) });
+    await this.sessions.insert(session);
+  }
+
+  /** The user of a session hash, while the session lasts at `now`. */
+  findUserBySessionHash(tokenHash: string, now: number): Promise<UserEntity | null> {
+    return this.users
+      .createQueryBuilder('u')
+      .innerJoin(SessionEntity, 's', 's.user_id = u.id')
+      .where('s.token_hash = :tokenHash AND s.expires_at > :now', { tokenHash, now })
+      .getOne();
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.sessions.delete({ tokenHash });
   }
 }

@@ -29,7 +29,8 @@ export interface UserSummary {
 
 /** 256 random bits behind a recognisable prefix, so leaked tokens are easy to scan for. */
 const newToken = (): string => `pwp_${randomToken(32)}`;
-const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+/** How tokens and session tokens are stored: they carry 256 random bits, so a fast hash is enough. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** Users and their API tokens: issued once in clear text, stored only as hashes. */
 @Injectable()
