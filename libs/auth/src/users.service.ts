@@ -77,8 +77,8 @@ export class UsersService {
    * password costs the same Argon2 verification as a wrong password, so timing tells nothing.
    */
   async checkPassword(email: string, password: string): Promise<AuthenticatedUser | null> {
-    const address = email.trim().toLowerCase();
-    const user = address.length <= 255 && EMAIL.test(address) ? await this.repository.findByEmail(address) : null;
+    const address = emailAddress(email);
+    const user = address === null ? null : await this.repository.findByEmail(address);
     const valid = await this.hasher.verify(user?.passwordHash ?? (await this.decoyHash()), password);
     return user?.passwordHash && valid ? { id: user.id, email: user.email } : null;
   }
@@ -145,8 +145,14 @@ function checkPassword(password: string): void {
   if (password.length > 1024) throw new AccountError('The password must have at most 1024 characters.');
 }
 
-function normalizeEmail(email: string): string {
+/** The address as stored (trimmed, lower-cased), or null when it is not a valid one. */
+function emailAddress(email: string): string | null {
   const address = email.trim().toLowerCase();
-  if (address.length > 255 || !EMAIL.test(address)) throw new AccountError(`"${email}" is not a valid email address.`);
+  return address.length <= 255 && EMAIL.test(address) ? address : null;
+}
+
+function normalizeEmail(email: string): string {
+  const address = emailAddress(email);
+  if (address === null) throw new AccountError(`"${email}" is not a valid email address.`);
   return address;
 }
