@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import { parse } from 'node:querystring';
+import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { characterCount, humanize, OptionalText } from './validation';
+import { IsInt, IsOptional, IsString, validateSync } from 'class-validator';
+import { characterCount, createValidationPipe, humanize, OptionalText } from './validation';
 
 describe('characterCount', () => {
   it('counts an astral character (one code point, two UTF-16 units) once', () => {
@@ -75,5 +77,41 @@ describe('OptionalText', () => {
     ['a lone surrogate', 'a\ud800', 'Text must be valid text without NUL characters.'],
   ])('refuses %s with one message', (_name, text, message) => {
     expect(check({ text }).errors).toEqual([message]);
+  });
+});
+
+describe('createValidationPipe', () => {
+  class WithDefault {
+    @IsOptional()
+    @IsInt({ message: 'Invalid page parameter' })
+    page: number = 1;
+  }
+  class Required {
+    @IsString({ message: 'Name must be a string.' })
+    name!: string;
+  }
+  const query = (metatype: Type) => ({ type: 'query' as const, metatype, data: undefined });
+  const emptyQuery = () => parse('');
+
+  it('answers an empty query with a fresh instance holding the defaults, every time', async () => {
+    const pipe = createValidationPipe();
+    const first = await pipe.transform(emptyQuery(), query(WithDefault));
+    const second = await pipe.transform({}, query(WithDefault));
+    expect(first).toBeInstanceOf(WithDefault);
+    expect(first).toEqual({ page: 1 });
+    expect(second).toEqual({ page: 1 });
+    expect(second).not.toBe(first);
+  });
+
+  it('still validates what is not empty after an empty query passed', async () => {
+    const pipe = createValidationPipe();
+    await pipe.transform(emptyQuery(), query(WithDefault));
+    await expect(pipe.transform({ page: 'x' }, query(WithDefault))).rejects.toThrow('Invalid page parameter');
+    await expect(pipe.transform({ page: 3 }, query(WithDefault))).resolves.toEqual({ page: 3 });
+  });
+
+  it('refuses an empty object every time when the class requires a field', async () => {
+    const pipe = createValidationPipe();
+    for (let i = 0; i < 2; i++) await expect(pipe.transform({}, query(Required))).rejects.toThrow('Name must be a string.');
   });
 });

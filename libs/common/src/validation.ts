@@ -1,4 +1,4 @@
-import { applyDecorators, ValidationError, ValidationPipe } from '@nestjs/common';
+import { applyDecorators, type ArgumentMetadata, type Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, ValidateBy, ValidationArguments } from 'class-validator';
 import { BadRequestError, FieldErrors, ValidationFailedError } from './errors';
@@ -101,8 +101,34 @@ function collect(errors: ValidationError[], into: FieldErrors, prefix = ''): voi
   }
 }
 
+/**
+ * Nest's ValidationPipe, with one shortcut: an empty object (the query of most GETs) validates
+ * the same way every time, so each DTO class checks it once and then gets a fresh instance, as
+ * class-transformer would build it from no keys, without running class-transformer and
+ * class-validator on every request. A class that refuses an empty object is checked every time.
+ */
+class ApiValidationPipe extends ValidationPipe {
+  private readonly acceptsEmpty = new Set<Type>();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const metatype = metadata.metatype;
+    if (metatype === undefined || !isEmptyObject(value)) return super.transform(value, metadata);
+    if (this.acceptsEmpty.has(metatype)) return new metatype();
+    const result = await super.transform(value, metadata);
+    if (result instanceof metatype) this.acceptsEmpty.add(metatype);
+    return result;
+  }
+}
+
+/** A plain object without keys (Node's query parser makes objects without a prototype). */
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && Object.keys(value).length === 0;
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,

@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { AuthModule } from '@app/auth';
 import { PushesModule } from '@app/pushes';
 import { FailedAttemptsModule } from '@app/rate-limit';
@@ -20,6 +20,7 @@ import { LegacyLinksController, RecipientPagesController } from './recipient-pag
 })
 export class PagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(pagePolicies).forRoutes(RecipientPagesController, AccountPagesController);
+    // By the controllers' paths rather than forRoutes(RecipientPagesController, ...), which would add a router layer per route.
+    consumer.apply(pagePolicies).forRoutes({ path: 'p/*path', method: RequestMethod.ALL }, { path: 'users/*path', method: RequestMethod.ALL });
   }
 }

@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
 import { FilesModule } from '@app/files';
@@ -19,6 +19,7 @@ import { PushesService } from './pushes.service';
 })
 export class PushesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(noStore).forRoutes(PushesController);
+    // By the controller's path rather than forRoutes(PushesController), which would add a router layer per route.
+    consumer.apply(noStore).forRoutes({ path: 'api/v2/pushes{/*path}', method: RequestMethod.ALL });
   }
 }

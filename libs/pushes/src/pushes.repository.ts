@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { Sql } from '@app/database';
 import { PushEntity } from './push.entity';
 
+export type PushLink = Pick<PushEntity, 'urlToken' | 'retrievalStep'>;
 export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn' | 'auditEntryCount'>;
 
 /** What an expiry destroys: the secret and the means to check its passphrase. */
@@ -20,6 +21,7 @@ type PushRow = Record<(typeof COLUMNS)[number] | 'id', unknown>;
 
 const INSERT = `INSERT INTO pushes (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const SELECT_BY_TOKEN = `SELECT id, ${COLUMNS.join(', ')} FROM pushes WHERE url_token = ?`;
+const SELECT_LINK_BY_TOKEN = 'SELECT url_token, retrieval_step FROM pushes WHERE url_token = ?';
 const CLAIM = 'view_count = ?, updated_at = ?, audit_entry_count = audit_entry_count + 1';
 const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = FALSE AND expires_at > ?';
 const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
@@ -88,6 +90,13 @@ export class PushesRepository {
     if (!URL_TOKEN.test(urlToken)) return null;
     const [row] = await this.sql.rows<PushRow>(SELECT_BY_TOKEN, [urlToken]);
     return row ? toPush(row) : null;
+  }
+
+  /** What a push's link needs (its preview): no secret, nothing to decrypt or map. */
+  async findLinkByToken(urlToken: string): Promise<PushLink | null> {
+    if (!URL_TOKEN.test(urlToken)) return null;
+    const [row] = await this.sql.rows<{ url_token: string; retrieval_step: unknown }>(SELECT_LINK_BY_TOKEN, [urlToken]);
+    return row ? { urlToken: row.url_token, retrievalStep: Number(row.retrieval_step) === 1 } : null;
   }
 
   /**

@@ -176,7 +176,7 @@ export class PushesService {
   }
 
   async preview(urlToken: string, client: ClientInfo): Promise<PreviewResponse> {
-    const push = await this.repository.findByToken(urlToken);
+    const push = await this.repository.findLinkByToken(urlToken);
     if (!push) throw new NotFoundError();
     return { url: htmlUrlOf(push, this.baseUrl(client)) };
   }
