@@ -114,7 +114,7 @@ class ApiValidationPipe extends ValidationPipe {
     const metatype = metadata.metatype;
     if (metatype === undefined || !isEmptyObject(value)) return super.transform(value, metadata);
     if (this.acceptsEmpty.has(metatype)) return new metatype();
-    const result = await super.transform(value, metadata);
+    const result: unknown = await super.transform(value, metadata);
     if (result instanceof metatype) this.acceptsEmpty.add(metatype);
     return result;
   }
