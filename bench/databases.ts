@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -11,6 +11,11 @@ export interface BenchDatabases {
   urls: Record<Target, string>;
   /** Scratch space for the run (SQLite files, DATA_DIR, profiles are elsewhere). */
   dir: string;
+  /**
+   * Makes `to`'s database a copy of `from`'s, which nothing may have open: the SQLite file, or a
+   * PostgreSQL database made from the other as its template. Undefined on MySQL (no such copy).
+   */
+  copy?(from: Target, to: Target): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -50,7 +55,18 @@ export async function createDatabases(engine: Engine, serverUrl: string): Promis
   const dir = mkdtempSync(join(tmpdir(), `pwpush-bench-${engine}-`));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   const perTarget = (value: (target: Target) => string) => Object.fromEntries(TARGETS.map((target) => [target, value(target)])) as Record<Target, string>;
-  if (engine === 'sqlite') return { urls: perTarget((target) => `sqlite:${join(dir, `${target}.sqlite3`)}`), dir, drop: async () => removeDir() };
+  if (engine === 'sqlite') {
+    const path = (target: Target) => join(dir, `${target}.sqlite3`);
+    return {
+      urls: perTarget((target) => `sqlite:${path(target)}`),
+      dir,
+      copy: async (from, to) => {
+        for (const suffix of ['-wal', '-shm']) rmSync(path(to) + suffix, { force: true });
+        copyFileSync(path(from), path(to));
+      },
+      drop: async () => removeDir(),
+    };
+  }
   const base = `pwpush_bench_${randomBytes(5).toString('hex')}`;
   const names = Object.values(perTarget((target) => `${base}_${target}`));
   const [create, drop] =
@@ -61,6 +77,21 @@ export async function createDatabases(engine: Engine, serverUrl: string): Promis
   return {
     urls: perTarget((target) => on(serverUrl, `${base}_${target}`)),
     dir,
+    copy:
+      engine === 'postgres'
+        ? async (from, to) => {
+            await admin(engine, serverUrl, [drop(`${base}_${to}`)]);
+            // An autovacuum worker visiting the fresh tables holds the template open for a moment.
+            for (let attempt = 1; ; attempt++) {
+              try {
+                return await admin(engine, serverUrl, [`CREATE DATABASE "${base}_${to}" TEMPLATE "${base}_${from}"`]);
+              } catch (error) {
+                if (attempt >= 20 || !/being accessed by other users/.test(String(error))) throw error;
+                await new Promise((resolve) => setTimeout(resolve, 500));
+              }
+            }
+          }
+        : undefined,
     drop: async () => {
       removeDir();
       await admin(engine, serverUrl, names.map(drop));

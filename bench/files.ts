@@ -48,9 +48,9 @@ export async function createSourceFile(mib: number): Promise<SourceFile> {
 }
 
 /** A user made with the service's CLI, as an operator would; its API token authenticates file creates. */
-export async function createApiToken(cliMain: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function createApiToken(cliMain: string, env: NodeJS.ProcessEnv, email = 'bench@example.com'): Promise<string> {
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [cliMain, 'users:create', '--email', 'bench@example.com'], { env }, (error, out, err) =>
+    execFile(process.execPath, [cliMain, 'users:create', '--email', email], { env }, (error, out, err) =>
       error ? reject(new Error(`users:create failed: ${error.message}\n${err}`)) : resolve(out),
     ),
   );

@@ -1,6 +1,8 @@
 export const SCENARIOS = ['create', 'retrieve', 'preview', 'mix'] as const;
+/** Read the prefilled owner's data (see bench/prefill.ts): the service only, and only with --prefill. */
+export const PREFILL_SCENARIOS = ['list', 'audit'] as const;
 /** `version` (no database work) is a diagnostic: the cost of the HTTP stack alone. */
-export const ALL_SCENARIOS = [...SCENARIOS, 'version'] as const;
+export const ALL_SCENARIOS = [...SCENARIOS, ...PREFILL_SCENARIOS, 'version'] as const;
 export type Scenario = (typeof ALL_SCENARIOS)[number];
 /** Not autocannon runs: one large file through the service, a few rounds, beside a plain file copy (see bench/files.ts). */
 export const FILE_SCENARIOS = ['upload', 'download'] as const;
@@ -38,6 +40,8 @@ export interface BenchOptions {
   pgUrl: string;
   /** Write V8 CPU profiles of the servers (node --cpu-prof) next to the results. */
   cpuProf: boolean;
+  /** Fill each server's database with a million pushes before measuring (bench/prefill.ts). */
+  prefill: boolean;
   out?: string;
 }
 
@@ -47,9 +51,17 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
   --connections <n>     concurrent keep-alive connections              (default 50)
   --db <list>           sqlite,mysql,postgres                          (default all three)
   --scenarios <list>    create,retrieve,preview,mix, and version (the HTTP stack alone, no database);
+                        list,audit (need --prefill; the service alone, the floors have no such routes):
+                        list: the prefilled owner's active pushes, pages 1 and 200 (two rows);
+                        audit: page 40 of the prefilled 2,000-entry audit log;
                         upload,download: a large file through the service (needs the service target),
                         timed whole, beside a plain stream copy of the same bytes in the same storage
-                                                                       (default create,retrieve,preview,mix,upload,download)
+                                                                       (default create,retrieve,preview,mix,upload,download,
+                                                                        and list,audit with --prefill)
+  --prefill             before measuring, fill each server's database (after its migrations) with
+                        1,000,000 pushes (70 % of the anonymous ones expired), two audit entries each,
+                        and one user (made with the CLI's users:create) owning 10,000 active ones, one
+                        of them with 2,000 audit entries; multi-row INSERTs, timed and reported
   --file-mib <n>        MiB in the random file upload/download send   (default 200)
   --file-rounds <n>     timed rounds per file scenario (median shown) (default 3)
   --targets <list>      service,floor,express                          (default all three)
@@ -67,7 +79,7 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
   --cpu-prof            write .cpuprofile files of both servers to bench/results/profiles/<timestamp>/
   --out <file>          results JSON                                   (default bench/results/<timestamp>.json)`;
 
-const BOOLEAN_FLAGS = new Set(['no-build', 'cpu-prof', 'help']);
+const BOOLEAN_FLAGS = new Set(['no-build', 'cpu-prof', 'prefill', 'help']);
 
 function list<T extends string>(name: string, raw: string, allowed: readonly T[]): T[] {
   const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
@@ -105,8 +117,19 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   if (unknown.length > 0) throw new Error(`Unknown option(s) ${unknown.map((n) => `--${n}`).join(', ')}\n${USAGE}`);
   if (given.get('help') === 'true') return 'help';
   const truthy = (name: string) => ['true', '1', 'yes'].includes(given.get(name) ?? '');
-  const scenarios = list('scenarios', given.get('scenarios') ?? [...SCENARIOS, ...FILE_SCENARIOS].join(','), [...ALL_SCENARIOS, ...FILE_SCENARIOS]);
+  const prefill = truthy('prefill');
+  const defaults = [...SCENARIOS, ...(prefill ? PREFILL_SCENARIOS : []), ...FILE_SCENARIOS];
+  let scenarios = list('scenarios', given.get('scenarios') ?? defaults.join(','), [...ALL_SCENARIOS, ...FILE_SCENARIOS]);
   const targets = list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS);
+  const prefillScenarios = scenarios.filter((s) => (PREFILL_SCENARIOS as readonly string[]).includes(s));
+  if (prefillScenarios.length > 0 && !prefill) {
+    throw new Error(`--scenarios ${prefillScenarios.join(',')} read the prefilled data: add --prefill (or BENCH_PREFILL=1)`);
+  }
+  if (prefillScenarios.length > 0 && !targets.includes('service')) {
+    // As the file scenarios: chosen by default, they give way to a run of the floors alone.
+    if (given.has('scenarios')) throw new Error(`--scenarios ${prefillScenarios.join(',')} measure the service: add it to --targets`);
+    scenarios = scenarios.filter((s) => !prefillScenarios.includes(s));
+  }
   let fileScenarios = scenarios.filter((s): s is FileScenario => (FILE_SCENARIOS as readonly string[]).includes(s));
   if (fileScenarios.length > 0 && !targets.includes('service')) {
     // Chosen by default, they quietly give way to a run of the floors alone; asked for, they need the service.
@@ -134,6 +157,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     mysqlUrl: given.get('mysql-url') ?? 'mysql://root@127.0.0.1:3306',
     pgUrl: given.get('pg-url') ?? 'postgres://postgres@127.0.0.1:5432',
     cpuProf: truthy('cpu-prof'),
+    prefill,
     out: given.get('out'),
   };
 }

@@ -1,10 +1,13 @@
 import type { FileResult } from './files';
-import type { Engine, Scenario, Target } from './options';
-import type { Measurement } from './scenarios';
+import type { Engine, Target } from './options';
+import type { PrefillResult } from './prefill';
+import type { Load, Measurement } from './scenarios';
 
 export interface ResultRow {
   engine: Engine;
-  scenario: Scenario;
+  scenario: Load;
+  /** The databases held the prefill (bench/prefill.ts) rather than starting empty. */
+  prefilled: boolean;
   service?: Measurement;
   floor?: Measurement;
   express?: Measurement;
@@ -12,6 +15,14 @@ export interface ResultRow {
   ratio?: number;
   /** service req/s ÷ Express floor req/s. */
   expressRatio?: number;
+}
+
+/** How one server's database was prefilled. */
+export interface PrefillSummary extends Omit<PrefillResult, 'fixture'> {
+  engine: Engine;
+  target: Target;
+  /** Loaded row by row, or a copy of another target's loaded database (SQLite file, PostgreSQL template). */
+  method: 'loaded' | 'copied';
 }
 
 export interface ServerSummary {
@@ -33,14 +44,19 @@ function cells(m: Measurement | undefined): string[] {
 
 const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${Math.round(ratio * 100)}%`);
 
+/** What the service's stack adds to a request's CPU over the same handlers on bare Express. */
+const overhead = (row: ResultRow) =>
+  row.service && row.express ? int(row.service.cpuMicrosPerRequest - row.express.cpuMicrosPerRequest) : '-';
+
 /**
  * One Markdown table: each engine and scenario on a row, the service and the floor side by side,
- * then the Express floor's throughput and CPU.
+ * then the Express floor's throughput and CPU, and the service's CPU overhead over it.
  */
 export function formatTable(rows: ResultRow[]): string {
   const header = [
     'database',
     'scenario',
+    'data',
     'service req/s',
     'p50 ms',
     'p99 ms',
@@ -57,24 +73,45 @@ export function formatTable(rows: ResultRow[]): string {
     'Express floor req/s',
     'CPU µs/req',
     'service/Express floor',
+    'overhead µs/req',
   ];
   const body = rows.map((row) => [
     ENGINE_LABEL[row.engine],
     row.scenario,
+    row.prefilled ? PREFILLED_LABEL : 'empty',
     ...cells(row.service),
     ...cells(row.floor),
     percent(row.ratio),
     ...cells(row.express).filter((_, i) => i === 0 || i === 5),
     percent(row.expressRatio),
+    overhead(row),
   ]);
-  return markdown(header, body);
+  return markdown(header, body, 3);
 }
 
-/** Two text columns on the left, the figures right-aligned. */
-function markdown(header: string[], body: string[][]): string {
+const PREFILLED_LABEL = '1M pushes';
+
+/** The prefill's durations for the caption, e.g. "SQLite 22 s (service; express copied in 1 s)". */
+export function formatPrefill(summaries: PrefillSummary[]): string {
+  const engines = [...new Set(summaries.map((s) => s.engine))];
+  const parts = engines.map((engine) => {
+    const own = summaries.filter((s) => s.engine === engine);
+    const loaded = own.filter((s) => s.method === 'loaded').map((s) => `${s.target} ${Math.round(s.seconds)} s`);
+    const copied = own.filter((s) => s.method === 'copied').map((s) => `${s.target} copied in ${s.seconds.toFixed(1)} s`);
+    return `${ENGINE_LABEL[engine]} ${[...loaded, ...copied].join(', ')}`;
+  });
+  const first = summaries[0];
+  return (
+    `${PREFILLED_LABEL}: ${first.pushes.toLocaleString('en-US')} pushes and ${first.auditEntries.toLocaleString('en-US')} audit entries ` +
+    `written by multi-row INSERTs before each server started (bench/prefill.ts), in ${parts.join('; ')}`
+  );
+}
+
+/** `text` text columns on the left, the figures right-aligned. */
+function markdown(header: string[], body: string[][], text = 2): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (cols: string[]) => `| ${cols.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  const line = (cols: string[]) => `| ${cols.map((c, i) => (i < text ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i < text ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...body.map(line)].join('\n');
 }
 

@@ -6,8 +6,9 @@ import { type BenchDatabases, createDatabases } from './databases';
 import { createApiToken, createSourceFile, type FileResult, measureFiles, type SourceFile } from './files';
 import { type BenchOptions, type Engine, parseOptions, type Target, USAGE } from './options';
 import { freePort, killAll, progress, ProcessMonitor, runCommand, type ServerProcess, startServer } from './processes';
-import { formatFileTable, formatTable, type ResultRow, type ServerSummary } from './report';
-import { measure, PushPool } from './scenarios';
+import { type Fixture, prefill } from './prefill';
+import { formatFileTable, formatPrefill, formatTable, type PrefillSummary, type ResultRow, type ServerSummary } from './report';
+import { loadsOf, measure, PushPool, serviceOnly } from './scenarios';
 
 /**
  * npm run bench: the service (the built production server as a child process) and the floor
@@ -81,29 +82,55 @@ async function runEngine(
   dist: string,
   profileDir: string | undefined,
   source: SourceFile | undefined,
-): Promise<{ rows: ResultRow[]; fileRows: FileResult[]; servers: ServerSummary[] }> {
+): Promise<{ rows: ResultRow[]; fileRows: FileResult[]; servers: ServerSummary[]; prefills: PrefillSummary[] }> {
   const dbs = await createDatabases(engine, engine === 'postgres' ? options.pgUrl : options.mysqlUrl);
   const drop = () => dbs.drop();
   cleanups.push(drop);
   const servers = new Map<Target, { process: ServerProcess; monitor: ProcessMonitor; pool: PushPool }>();
+  const prefills: PrefillSummary[] = [];
   try {
     // The file scenarios measure the service alone: without load scenarios, the floors stay down.
     const targets: Target[] = options.scenarios.length > 0 ? options.targets : ['service'];
+    // Every database is ready before any server starts: a PostgreSQL template must have no connections.
+    let fixture: Fixture | undefined;
+    let loadedTarget: Target | undefined;
     for (const target of targets) {
-      // Both schemas come from the service's migrations: the floor writes the very same tables.
+      const cliEnv = { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], DATA_DIR: join(dbs.dir, 'data'), PWPUSH_MASTER_KEY: MASTER_KEY };
+      if (options.prefill && loadedTarget && dbs.copy) {
+        // The same rows (and the same owner and token) as the loaded database, without loading them again.
+        progress(`${engine}: copying the prefilled ${loadedTarget} database for the ${target}`);
+        const started = performance.now();
+        await dbs.copy(loadedTarget, target);
+        const { pushes, auditEntries } = prefills[0];
+        prefills.push({ engine, target, method: 'copied', seconds: (performance.now() - started) / 1000, pushes, auditEntries });
+        continue;
+      }
+      // Every schema comes from the service's migrations: the floors write the very same tables.
       progress(`${engine}: migrating the ${target} database`);
-      await runCommand(process.execPath, [cliMain(dist), 'migrations:run'], { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], PWPUSH_MASTER_KEY: MASTER_KEY });
+      await runCommand(process.execPath, [cliMain(dist), 'migrations:run'], cliEnv);
+      if (options.prefill) {
+        progress(`${engine}: prefilling the ${target} database`);
+        const result = await prefill(engine, dbs.urls[target], `${engine} ${target}`, cliMain(dist), cliEnv);
+        progress(`${engine}: ${target} database prefilled in ${result.seconds.toFixed(1)} s`);
+        // Every target's owner has its own token; the service's is the one the scenarios use.
+        if (target === 'service' || !fixture) fixture = result.fixture;
+        loadedTarget ??= target;
+        prefills.push({ engine, target, method: 'loaded', seconds: result.seconds, pushes: result.pushes, auditEntries: result.auditEntries });
+      }
+    }
+    for (const target of targets) {
       const server = await startTarget(target, dbs, options, dist, profileDir);
       servers.set(target, { process: server, monitor: new ProcessMonitor(server.pid), pool: new PushPool(server.url) });
       progress(`${engine}: ${target} listening on ${server.url} (pid ${server.pid})`);
     }
     const rows: ResultRow[] = [];
-    for (const scenario of options.scenarios) {
-      const row: ResultRow = { engine, scenario };
-      for (const target of options.targets) {
+    for (const scenario of options.scenarios.flatMap(loadsOf)) {
+      const row: ResultRow = { engine, scenario, prefilled: options.prefill };
+      // The floors have no list or audit routes: their cells stay empty.
+      for (const target of options.targets.filter((t) => t === 'service' || !serviceOnly(scenario))) {
         const { process: server, monitor, pool } = servers.get(target)!;
         progress(`${engine} ${scenario} ${target}: ${options.warmup} s warm-up, ${options.duration} s measured`);
-        const m = await measure(scenario, server.url, pool, monitor, options);
+        const m = await measure(scenario, server.url, pool, monitor, options, fixture);
         const died = server.exitStatus();
         if (died) throw new Error(`the ${target} exited (${died}) during the ${scenario} scenario`);
         row[target] = m;
@@ -137,7 +164,7 @@ async function runEngine(
       }
     }
     const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.monitor.lifetimePeak() }));
-    return { rows, fileRows, servers: summaries };
+    return { rows, fileRows, servers: summaries, prefills };
   } catch (error) {
     for (const [target, s] of servers) progress(`${target} (${s.process.exitStatus() ?? 'running'}) output:\n${s.process.output().slice(-5000)}`);
     throw error;
@@ -195,11 +222,13 @@ async function main(): Promise<void> {
   const rows: ResultRow[] = [];
   const fileRows: FileResult[] = [];
   const servers: ServerSummary[] = [];
+  const prefills: PrefillSummary[] = [];
   for (const engine of options.engines) {
     const result = await runEngine(engine, options, build.dist, profileDir, source);
     rows.push(...result.rows);
     fileRows.push(...result.fileRows);
     servers.push(...result.servers);
+    prefills.push(...result.prefills);
   }
   source?.remove();
 
@@ -213,6 +242,7 @@ async function main(): Promise<void> {
     `the service's stored (encrypted) blob → discarded (download); RSS sampled every 100 ms`;
   const caption =
     (rows.length > 0 ? `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` : '') +
+    (prefills.length > 0 ? `${formatPrefill(prefills)}; ` : '') +
     `service LOG_LEVEL=${options.logLevel}, rate limits ${options.throttling}; heap limit ${options.heapMb > 0 ? `${options.heapMb} MB` : 'V8 default'}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
   process.stdout.write([table, fileTable && `${fileTable}\n\n${fileCaption}`, caption].filter(Boolean).join('\n\n') + '\n');
 
@@ -231,6 +261,7 @@ async function main(): Promise<void> {
     rows,
     fileRows,
     servers,
+    prefills,
   };
   writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
   build.remove();

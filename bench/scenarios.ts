@@ -1,6 +1,22 @@
 import autocannon from 'autocannon';
 import type { BenchOptions, Scenario } from './options';
+import { AUDIT_PAGE, type Fixture, LAST_LIST_PAGE, PAGE_SIZE } from './prefill';
 import type { ProcessMonitor } from './processes';
+
+/**
+ * What one results row measures: a scenario, or one page of a scenario that reads several
+ * (`list` measures its first and its last page separately, each with its own p50 and p99).
+ */
+export type Load = Exclude<Scenario, 'list' | 'audit'> | `list p1` | `list p${typeof LAST_LIST_PAGE}` | `audit p${typeof AUDIT_PAGE}`;
+
+export function loadsOf(scenario: Scenario): Load[] {
+  if (scenario === 'list') return ['list p1', `list p${LAST_LIST_PAGE}`];
+  if (scenario === 'audit') return [`audit p${AUDIT_PAGE}`];
+  return [scenario];
+}
+
+/** Loads that read the prefilled owner's data through routes only the service has. */
+export const serviceOnly = (load: Load): boolean => load.startsWith('list') || load.startsWith('audit');
 
 /** Views each pre-created push allows (the text kind's maximum), so retrievals never run one out. */
 export const VIEWS_PER_PUSH = 100;
@@ -113,15 +129,27 @@ class BodyCheck {
   expect(status: number, needle: string) {
     return (actual: number, body: string) => {
       if (actual < 200 || actual > 299) return;
-      if (actual !== status || !body.includes(needle)) {
-        this.invalid++;
-        this.sample ??= `${actual} ${body.slice(0, 300)}`;
-      }
+      if (actual !== status || !body.includes(needle)) this.fail(actual, body);
     };
+  }
+
+  /** Exactly `count` occurrences of `needle`: a full page of items. */
+  expectCount(status: number, needle: string, count: number) {
+    return (actual: number, body: string) => {
+      if (actual < 200 || actual > 299) return;
+      let found = 0;
+      for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, at + needle.length)) found++;
+      if (actual !== status || found !== count) this.fail(actual, body);
+    };
+  }
+
+  private fail(actual: number, body: string): void {
+    this.invalid++;
+    this.sample ??= `${actual} ${body.slice(0, 300)}`;
   }
 }
 
-function requestsFor(scenario: Scenario, pool: PushPool, check: BodyCheck): autocannon.RequestSpec[] {
+function requestsFor(scenario: Load, pool: PushPool, check: BodyCheck, fixture: Fixture | undefined): autocannon.RequestSpec[] {
   const create: autocannon.RequestSpec = {
     method: 'POST',
     path: '/api/v2/pushes',
@@ -140,7 +168,27 @@ function requestsFor(scenario: Scenario, pool: PushPool, check: BodyCheck): auto
     setupRequest: (request) => ({ ...request, path: `/api/v2/pushes/${pool.nextPreview()}/preview` }),
     onResponse: check.expect(200, '{"url":"http'),
   };
+  const owner = () => {
+    if (!fixture) throw new Error(`the ${scenario} scenario reads the prefilled data: run with --prefill`);
+    return { authorization: `Bearer ${fixture.apiToken}` };
+  };
   switch (scenario) {
+    case 'list p1':
+    case `list p${LAST_LIST_PAGE}`: {
+      // Every page up to the last holds PAGE_SIZE of the owner's active pushes (prefill.ts).
+      const page = scenario.slice('list p'.length);
+      return [{ method: 'GET', path: `/api/v2/pushes/active?page=${page}`, headers: owner(), onResponse: check.expectCount(200, '"url_token":"', PAGE_SIZE) }];
+    }
+    case `audit p${AUDIT_PAGE}`:
+      // The last full page of the 2,000-entry log.
+      return [
+        {
+          method: 'GET',
+          path: `/api/v2/pushes/${fixture?.auditPushToken}/audit?page=${AUDIT_PAGE}`,
+          headers: owner(),
+          onResponse: check.expectCount(200, '"kind":"', PAGE_SIZE),
+        },
+      ];
     case 'version':
       return [{ method: 'GET', path: '/api/v2/version', onResponse: check.expect(200, '"api_version"') }];
     case 'create':
@@ -155,7 +203,7 @@ function requestsFor(scenario: Scenario, pool: PushPool, check: BodyCheck): auto
 }
 
 /** Share of a scenario's requests that consume a view. */
-const RETRIEVAL_SHARE: Record<Scenario, number> = { create: 0, retrieve: 1, preview: 0, mix: 0.5, version: 0 };
+const RETRIEVAL_SHARE: Record<Load, number> = { create: 0, retrieve: 1, preview: 0, mix: 0.5, version: 0, 'list p1': 0, 'list p200': 0, 'audit p40': 0 };
 
 function fire(url: string, connections: number, duration: number, requests: autocannon.RequestSpec[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
@@ -164,14 +212,21 @@ function fire(url: string, connections: number, duration: number, requests: auto
 }
 
 /** Seeds what the scenario needs, warms the server up, then measures it. */
-export async function measure(scenario: Scenario, url: string, pool: PushPool, monitor: ProcessMonitor, options: BenchOptions): Promise<Measurement> {
+export async function measure(
+  scenario: Load,
+  url: string,
+  pool: PushPool,
+  monitor: ProcessMonitor,
+  options: BenchOptions,
+  fixture: Fixture | undefined,
+): Promise<Measurement> {
   const share = RETRIEVAL_SHARE[scenario];
   const spare = options.connections * 4;
   if (share > 0) await pool.ensureViews(CEILING_RPS * share * options.warmup + spare);
   if (scenario === 'preview') await pool.ensurePushes(1000);
   let rate = CEILING_RPS;
   if (options.warmup > 0) {
-    const warm = await fire(url, options.connections, options.warmup, requestsFor(scenario, pool, new BodyCheck()));
+    const warm = await fire(url, options.connections, options.warmup, requestsFor(scenario, pool, new BodyCheck(), fixture));
     rate = warm.requests.average;
   }
   // Twice the warm-up rate: a short warm-up ends before the JIT has finished, so it underestimates.
@@ -180,7 +235,7 @@ export async function measure(scenario: Scenario, url: string, pool: PushPool, m
   const check = new BodyCheck();
   const exhaustedBefore = pool.exhausted;
   monitor.reset();
-  const result = await fire(url, options.connections, options.duration, requestsFor(scenario, pool, check));
+  const result = await fire(url, options.connections, options.duration, requestsFor(scenario, pool, check, fixture));
   const cpu = monitor.cpuSeconds();
   const socketErrors = result.errors - result.timeouts;
   return {
