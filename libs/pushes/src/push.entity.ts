@@ -7,6 +7,7 @@ import { epochMillis } from '@app/database';
 @Index('ux_pushes_url_token', ['urlToken'], { unique: true })
 @Index('ix_pushes_expired_expires_at', ['expired', 'expiresAt'])
 @Index('ix_pushes_user_id_expired_id', ['userId', 'expired', 'id'])
+@Index('ix_pushes_user_id_expired_expires_at', ['userId', 'expired', 'expiresAt'])
 @Index('ix_pushes_expired_expired_on', ['expired', 'expiredOn'])
 export class PushEntity {
   @PrimaryGeneratedColumn()

@@ -5,6 +5,7 @@ import { ExactTokenMatch1764028800000 } from './1764028800000-exact-token-match'
 import { FileAttachments1764115200000 } from './1764115200000-file-attachments';
 import { Sessions1764288000000 } from './1764288000000-sessions';
 import { MysqlDefinitionsAsEntities1764374400000 } from './1764374400000-mysql-definitions-as-entities';
+import { OwnerExpiryIndex1764460800000 } from './1764460800000-owner-expiry-index';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   FileAttachments1764115200000,
   Sessions1764288000000,
   MysqlDefinitionsAsEntities1764374400000,
+  OwnerExpiryIndex1764460800000,
 ];
