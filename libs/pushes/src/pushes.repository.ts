@@ -28,6 +28,15 @@ const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
 const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = TRUE, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
 const EXPIRE = `UPDATE pushes SET expired = TRUE, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = FALSE`;
 const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
+/**
+ * A page of the owner's pushes: the page's ids from the (user_id, expired, id) index alone (it
+ * holds every column the subquery reads), then only those rows. The OFFSET skips index entries,
+ * not rows: page 200 of an owner's 10,000 pushes reads 51 rows rather than 10,000 scattered over
+ * the table. The join gives no order; findOwned puts the few rows in order.
+ */
+const SELECT_OWNED_PAGE =
+  `SELECT p.id, ${COLUMNS.map((column) => `p.${column}`).join(', ')} FROM pushes p ` +
+  'JOIN (SELECT id FROM pushes WHERE user_id = ? AND expired = ? ORDER BY id DESC LIMIT ? OFFSET ?) owned ON owned.id = p.id';
 
 /** A boolean parameter: better-sqlite3 binds no booleans; MySQL and PostgreSQL read 1 and 0 as booleans. */
 const flag = (value: boolean) => (value ? 1 : 0);
@@ -64,7 +73,7 @@ function toPush(row: PushRow): PushEntity {
  * says whether this caller won, so they hold with any number of replicas and need no
  * transaction (SQLite's single TypeORM connection cannot interleave transactions safely).
  * Operations that are always audited reserve their audit entry in the same statement.
- * The per-request operations are plain SQL (see Sql); lists and sweeps use the query builder.
+ * The per-request operations and the list pages are plain SQL (see Sql); sweeps use the query builder.
  */
 @Injectable()
 export class PushesRepository {
@@ -133,14 +142,9 @@ export class PushesRepository {
   }
 
   /** One page of the owner's pushes, newest first; one row more than asked tells whether a next page exists. */
-  findOwned(userId: number, expired: boolean, offset: number, limit: number): Promise<PushEntity[]> {
-    return this.pushes
-      .createQueryBuilder('p')
-      .where('p.user_id = :userId AND p.expired = :expired', { userId, expired: expired ? 1 : 0 })
-      .orderBy('p.id', 'DESC')
-      .offset(offset)
-      .limit(limit)
-      .getMany();
+  async findOwned(userId: number, expired: boolean, offset: number, limit: number): Promise<PushEntity[]> {
+    const rows = await this.sql.rows<PushRow>(SELECT_OWNED_PAGE, [userId, flag(expired), limit, offset]);
+    return rows.map(toPush).sort((a, b) => b.id - a.id);
   }
 
   /** Expires the owner's pushes whose day window has elapsed, so lists agree with retrievals; returns how many. */
