@@ -123,11 +123,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   const targets = list('targets', given.get('targets') ?? TARGETS.join(','), TARGETS);
   const prefillScenarios = scenarios.filter((s) => (PREFILL_SCENARIOS as readonly string[]).includes(s));
   if (prefillScenarios.length > 0 && !prefill) {
-    throw new Error(`--scenarios ${prefillScenarios.join(',')} read the prefilled data: add --prefill (or BENCH_PREFILL=1)`);
+    throw new Error(`--scenarios ${prefillScenarios.join(',')}: the prefilled owner's data is needed, add --prefill (or BENCH_PREFILL=1)`);
   }
   if (prefillScenarios.length > 0 && !targets.includes('service')) {
     // As the file scenarios: chosen by default, they give way to a run of the floors alone.
-    if (given.has('scenarios')) throw new Error(`--scenarios ${prefillScenarios.join(',')} measure the service: add it to --targets`);
+    if (given.has('scenarios')) throw new Error(`--scenarios ${prefillScenarios.join(',')}: only the service has these routes, add it to --targets`);
     scenarios = scenarios.filter((s) => !prefillScenarios.includes(s));
   }
   let fileScenarios = scenarios.filter((s): s is FileScenario => (FILE_SCENARIOS as readonly string[]).includes(s));
