@@ -9,8 +9,11 @@ export const FILE_SCENARIOS = ['upload', 'download'] as const;
 export type FileScenario = (typeof FILE_SCENARIOS)[number];
 export const ENGINES = ['sqlite', 'mysql', 'postgres'] as const;
 export type Engine = (typeof ENGINES)[number];
-/** floor: node:http by hand; express: the same handlers on bare Express 5 (see bench/floor/server.ts). */
-export const TARGETS = ['service', 'floor', 'express'] as const;
+/**
+ * floor: node:http by hand; express: the same handlers on bare Express 5; nest: the same handlers
+ * in a bare Nest controller on that Express (see bench/floor/server.ts and nest-floor.ts).
+ */
+export const TARGETS = ['service', 'floor', 'express', 'nest'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export interface BenchOptions {
@@ -64,7 +67,7 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
                         of them with 2,000 audit entries; multi-row INSERTs, timed and reported
   --file-mib <n>        MiB in the random file upload/download send   (default 200)
   --file-rounds <n>     timed rounds per file scenario (median shown) (default 3)
-  --targets <list>      service,floor,express                          (default all three)
+  --targets <list>      service,floor,express,nest                     (default all four)
   --log-level <level>   the service's LOG_LEVEL                        (default info)
   --throttling <mode>   raised: PWP__THROTTLING__* far above the load, so the guard runs but never refuses;
                         off: both set to 0 (no rate limiting)          (default raised)

@@ -11,6 +11,7 @@ export interface ResultRow {
   service?: Measurement;
   floor?: Measurement;
   express?: Measurement;
+  nest?: Measurement;
   /** service req/s ÷ floor req/s. */
   ratio?: number;
   /** service req/s ÷ Express floor req/s. */
@@ -50,7 +51,8 @@ const overhead = (row: ResultRow) =>
 
 /**
  * One Markdown table: each engine and scenario on a row, the service and the floor side by side,
- * then the Express floor's throughput and CPU, and the service's CPU overhead over it.
+ * then the Express floor's throughput and CPU, the service's CPU overhead over it, and the Nest
+ * floor's throughput and CPU (what of that overhead is Nest's own).
  */
 export function formatTable(rows: ResultRow[]): string {
   const header = [
@@ -74,6 +76,8 @@ export function formatTable(rows: ResultRow[]): string {
     'CPU µs/req',
     'service/Express floor',
     'overhead µs/req',
+    'Nest floor req/s',
+    'CPU µs/req',
   ];
   const body = rows.map((row) => [
     ENGINE_LABEL[row.engine],
@@ -85,6 +89,7 @@ export function formatTable(rows: ResultRow[]): string {
     ...cells(row.express).filter((_, i) => i === 0 || i === 5),
     percent(row.expressRatio),
     overhead(row),
+    ...cells(row.nest).filter((_, i) => i === 0 || i === 5),
   ]);
   return markdown(header, body, 3);
 }

@@ -46,7 +46,7 @@ const cleanups: (() => Promise<void>)[] = [];
 function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: string, options: BenchOptions): NodeJS.ProcessEnv {
   const base = { PATH: process.env.PATH, NODE_ENV: 'production' };
   if (target !== 'service') {
-    return { ...base, FLOOR_PORT: String(port), FLOOR_DATABASE_URL: databaseUrl, FLOOR_MASTER_KEY: MASTER_KEY, FLOOR_FRAMEWORK: target === 'express' ? 'express' : 'http' };
+    return { ...base, FLOOR_PORT: String(port), FLOOR_DATABASE_URL: databaseUrl, FLOOR_MASTER_KEY: MASTER_KEY, FLOOR_FRAMEWORK: target === 'floor' ? 'http' : target };
   }
   return {
     ...base,

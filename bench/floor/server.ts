@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { FloorCipher } from './cipher';
+import { nestFloor } from './nest-floor';
 import { type FloorStore, mysqlStore, postgresStore, type PushRow, sqliteStore } from './store';
 
 /**
@@ -12,10 +13,12 @@ import { type FloorStore, mysqlStore, postgresStore, type PushRow, sqliteStore }
  *
  * With FLOOR_FRAMEWORK=express the same handlers run on bare Express 5, the HTTP framework under
  * the service's Nest: what is left between that floor and the service is Nest and the service's
- * own policies (auth, rate limits, validation, logging, metrics, security headers).
+ * own policies (auth, rate limits, validation, logging, metrics, security headers). With
+ * FLOOR_FRAMEWORK=nest they run in a bare Nest controller on that Express (nest-floor.ts), which
+ * splits the two: Nest's own cost, then the policies'.
  *
  * Started by bench/run.ts: FLOOR_PORT, FLOOR_DATABASE_URL (sqlite:<path>, mysql://... or postgres://...),
- * FLOOR_MASTER_KEY (64 hex), FLOOR_FRAMEWORK (http, the default, or express).
+ * FLOOR_MASTER_KEY (64 hex), FLOOR_FRAMEWORK (http, the default, express or nest).
  */
 
 const DAY_MS = 86_400_000;
@@ -254,14 +257,19 @@ function expressFloor(floor: Floor): RequestListener {
   return app;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const url = process.env.FLOOR_DATABASE_URL ?? '';
   const key = Buffer.from(process.env.FLOOR_MASTER_KEY ?? '', 'hex');
   if (key.length !== 32) throw new Error('FLOOR_MASTER_KEY must be 64 hex characters');
   const store = url.startsWith('sqlite:') ? sqliteStore(url.slice('sqlite:'.length)) : url.startsWith('postgres') ? postgresStore(url) : mysqlStore(url);
   const floor = new Floor(store, new FloorCipher(key));
+  const framework = process.env.FLOOR_FRAMEWORK;
   const listener: RequestListener =
-    process.env.FLOOR_FRAMEWORK === 'express' ? expressFloor(floor) : (request, response) => void route(floor, request, response).catch((error: unknown) => fail(response, error));
+    framework === 'nest'
+      ? await nestFloor(floor, clientOf, VERSION, BODY_LIMIT)
+      : framework === 'express'
+        ? expressFloor(floor)
+        : (request, response) => void route(floor, request, response).catch((error: unknown) => fail(response, error));
   const server = createServer(listener);
   server.listen(Number(process.env.FLOOR_PORT ?? 5200), '127.0.0.1');
   process.once('SIGTERM', () => {
@@ -270,4 +278,7 @@ function main(): void {
   });
 }
 
-main();
+main().catch((error: unknown) => {
+  process.stderr.write(`floor failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
