@@ -209,6 +209,18 @@ describe.each(['disk', 's3'] as const)('file pushes stored on %s', (storage) => 
     expect(await fileRows()).toBe(rows);
   });
 
+  it('keeps nothing of a multipart create whose other fields fail validation', async () => {
+    const rows = await fileRows();
+    const added = await blobsAddedBy(async () => {
+      const { status, body } = await postForm(form({ kind: 'file', expire_after_views: 'many' }, [{ name: 'a.txt', bytes: Buffer.from('received, then refused') }]));
+      expect([status, body]).toEqual([422, { error: 'Expire after views must be an integer.', errors: { expire_after_views: ['Expire after views must be an integer.'] } }]);
+      // The files go as the answer does: wait for them.
+      for (let waited = 0; (await fileRows()) !== rows && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(added.size).toBe(0);
+    expect(await fileRows()).toBe(rows);
+  });
+
   it('refuses a file over the size limit while it streams in, keeps nothing and goes on serving', async () => {
     const rows = await fileRows();
     const declared = 16 * MIB;

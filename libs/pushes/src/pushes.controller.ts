@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
 import { Client, type ClientInfo, type Page, PageQuery, Paginated } from '@app/common';
 import { sendFile, type UploadBatch } from '@app/files';
-import { CreatePushInterceptor, Uploads } from './create-push.interceptor';
+import { CreatePushGuard, Uploads } from './create-push.guard';
 import { CreatePushBody } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 import { PassphraseQuery } from './dto/passphrase-query.dto';
@@ -28,7 +28,7 @@ export class PushesController {
   constructor(private readonly pushes: PushesService) {}
 
   @Post()
-  @UseInterceptors(CreatePushInterceptor)
+  @UseGuards(CreatePushGuard)
   @ApiCreatePush()
   create(
     @Body() body: CreatePushBody,
