@@ -16,6 +16,8 @@ export interface BenchDatabases {
    * PostgreSQL database made from the other as its template. Undefined on MySQL (no such copy).
    */
   copy?(from: Target, to: Target): Promise<void>;
+  /** Empties `to`'s database entirely (no schema either), which nothing may have open. */
+  reset(target: Target): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -64,6 +66,9 @@ export async function createDatabases(engine: Engine, serverUrl: string): Promis
         for (const suffix of ['-wal', '-shm']) rmSync(path(to) + suffix, { force: true });
         copyFileSync(path(from), path(to));
       },
+      reset: async (target) => {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(path(target) + suffix, { force: true });
+      },
       drop: async () => removeDir(),
     };
   }
@@ -100,6 +105,7 @@ export async function createDatabases(engine: Engine, serverUrl: string): Promis
             }
           }
         : undefined,
+    reset: async (target) => admin(engine, serverUrl, [drop(`${base}_${target}`), create(`${base}_${target}`)]),
     drop: async () => {
       removeDir();
       await admin(engine, serverUrl, names.map(drop));

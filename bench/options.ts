@@ -43,7 +43,7 @@ export interface BenchOptions {
   pgUrl: string;
   /** Write V8 CPU profiles of the servers (node --cpu-prof) next to the results. */
   cpuProf: boolean;
-  /** Fill each server's database with a million pushes before measuring (bench/prefill.ts). */
+  /** Measure again after filling each server's database with a million pushes (bench/prefill.ts). */
   prefill: boolean;
   out?: string;
 }
@@ -61,10 +61,11 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
                         timed whole, beside a plain stream copy of the same bytes in the same storage
                                                                        (default create,retrieve,preview,mix,upload,download,
                                                                         and list,audit with --prefill)
-  --prefill             before measuring, fill each server's database (after its migrations) with
-                        1,000,000 pushes (70 % of the anonymous ones expired), two audit entries each,
-                        and one user (made with the CLI's users:create) owning 10,000 active ones, one
-                        of them with 2,000 audit entries; multi-row INSERTs, timed and reported
+  --prefill             after measuring on the empty databases, fill each server's database (migrated
+                        afresh) with 1,000,000 pushes (70 % of the anonymous ones expired), two audit
+                        entries each, and one user (made with the CLI's users:create) owning 10,000 active
+                        ones, one of them with 2,000 audit entries (multi-row INSERTs, timed and reported),
+                        and measure again: the same run gives both sets of figures
   --file-mib <n>        MiB in the random file upload/download send   (default 200)
   --file-rounds <n>     timed rounds per file scenario (median shown) (default 3)
   --targets <list>      service,floor,express,nest                     (default all four)

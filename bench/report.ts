@@ -49,10 +49,21 @@ const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${M
 const overhead = (row: ResultRow) =>
   row.service && row.express ? int(row.service.cpuMicrosPerRequest - row.express.cpuMicrosPerRequest) : '-';
 
+/** The service's p99 latency over the Express floor's, in the same run. */
+const p99Ratio = (row: ResultRow) =>
+  row.service && row.express ? `${(row.service.latencyMs.p99 / row.express.latencyMs.p99).toFixed(2)}x` : '-';
+
+/** A prefilled row's service throughput against the same scenario's on the empty databases of the run. */
+function versusEmpty(row: ResultRow, rows: ResultRow[]): string {
+  const empty = rows.find((other) => !other.prefilled && other.engine === row.engine && other.scenario === row.scenario);
+  return row.prefilled && row.service && empty?.service ? percent(row.service.requestsPerSecond / empty.service.requestsPerSecond) : '-';
+}
+
 /**
  * One Markdown table: each engine and scenario on a row, the service and the floor side by side,
- * then the Express floor's throughput and CPU, the service's CPU overhead over it, and the Nest
- * floor's throughput and CPU (what of that overhead is Nest's own).
+ * then the Express floor's throughput and CPU, the service's CPU overhead and p99 over it, and the
+ * Nest floor's throughput and CPU (what of that overhead is Nest's own); prefilled rows say how
+ * the service's throughput compares with the empty databases'.
  */
 export function formatTable(rows: ResultRow[]): string {
   const header = [
@@ -76,8 +87,10 @@ export function formatTable(rows: ResultRow[]): string {
     'CPU µs/req',
     'service/Express floor',
     'overhead µs/req',
+    'p99 / Express p99',
     'Nest floor req/s',
     'CPU µs/req',
+    'service req/s vs empty',
   ];
   const body = rows.map((row) => [
     ENGINE_LABEL[row.engine],
@@ -89,7 +102,9 @@ export function formatTable(rows: ResultRow[]): string {
     ...cells(row.express).filter((_, i) => i === 0 || i === 5),
     percent(row.expressRatio),
     overhead(row),
+    p99Ratio(row),
     ...cells(row.nest).filter((_, i) => i === 0 || i === 5),
+    versusEmpty(row, rows),
   ]);
   return markdown(header, body, 3);
 }

@@ -76,6 +76,83 @@ async function startTarget(target: Target, dbs: BenchDatabases, options: BenchOp
   return startServer(target, script, nodeArgs, env, port, '/api/v2/version', join(dbs.dir, `${target}.log`));
 }
 
+interface RunningServer {
+  process: ServerProcess;
+  monitor: ProcessMonitor;
+  pool: PushPool;
+}
+
+const cliEnvOf = (dbs: BenchDatabases, target: Target) => ({
+  PATH: process.env.PATH,
+  NODE_ENV: 'production',
+  DATABASE_URL: dbs.urls[target],
+  DATA_DIR: join(dbs.dir, 'data'),
+  PWPUSH_MASTER_KEY: MASTER_KEY,
+});
+
+/**
+ * Fills the first target's (migrated) database and gives the others the same rows: a copy where
+ * the engine allows one (SQLite file, PostgreSQL template), else a load of their own. Returns
+ * the service's owner and token, which the list and audit scenarios use.
+ */
+async function fillDatabases(engine: Engine, targets: Target[], dbs: BenchDatabases, dist: string, prefills: PrefillSummary[]): Promise<Fixture> {
+  let fixture: Fixture | undefined;
+  let loadedTarget: Target | undefined;
+  // The empty-database measurements left rows behind; the prefill writes its own ids from 1.
+  for (const target of targets) await dbs.reset(target);
+  for (const target of targets) {
+    if (loadedTarget && dbs.copy) {
+      // The same rows (and the same owner and token) as the loaded database, without loading them again.
+      progress(`${engine}: copying the prefilled ${loadedTarget} database for the ${target}`);
+      const started = performance.now();
+      await dbs.copy(loadedTarget, target);
+      const { pushes, auditEntries } = prefills[0];
+      prefills.push({ engine, target, method: 'copied', seconds: (performance.now() - started) / 1000, pushes, auditEntries });
+      continue;
+    }
+    await runCommand(process.execPath, [cliMain(dist), 'migrations:run'], cliEnvOf(dbs, target));
+    progress(`${engine}: prefilling the ${target} database`);
+    const result = await prefill(engine, dbs.urls[target], `${engine} ${target}`, cliMain(dist), cliEnvOf(dbs, target));
+    progress(`${engine}: ${target} database prefilled in ${result.seconds.toFixed(1)} s`);
+    // Every target's owner has its own token; the service's is the one the scenarios use.
+    if (target === 'service' || !fixture) fixture = result.fixture;
+    loadedTarget ??= target;
+    prefills.push({ engine, target, method: 'loaded', seconds: result.seconds, pushes: result.pushes, auditEntries: result.auditEntries });
+  }
+  if (!fixture) throw new Error('no database was prefilled');
+  return fixture;
+}
+
+/** One scenario on every target that has its routes, one after the other. */
+async function measureLoad(
+  engine: Engine,
+  scenario: ReturnType<typeof loadsOf>[number],
+  prefilled: boolean,
+  servers: Map<Target, RunningServer>,
+  options: BenchOptions,
+  fixture: Fixture | undefined,
+): Promise<ResultRow> {
+  const row: ResultRow = { engine, scenario, prefilled };
+  // The floors have no list or audit routes: their cells stay empty.
+  for (const target of options.targets.filter((t) => t === 'service' || !serviceOnly(scenario))) {
+    const { process: server, monitor, pool } = servers.get(target)!;
+    progress(`${engine} ${scenario} ${target}${prefilled ? ' (prefilled)' : ''}: ${options.warmup} s warm-up, ${options.duration} s measured`);
+    const m = await measure(scenario, server.url, pool, monitor, options, fixture);
+    const died = server.exitStatus();
+    if (died) throw new Error(`the ${target} exited (${died}) during the ${scenario} scenario`);
+    row[target] = m;
+    progress(
+      `  ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.errors} errors, ${Math.round(m.peakRssMb)} MB, ` +
+        `${Math.round(m.cpuMicrosPerRequest)} µs CPU/request at ${Math.round(m.cpuUtilisation * 100)}% of a core` +
+        (m.invalidSample ? `\n  first unexpected answer: ${m.invalidSample}` : '') +
+        (m.poolExhausted ? `\n  ${m.poolExhausted} retrievals found the push pool empty` : ''),
+    );
+  }
+  if (row.service && row.floor) row.ratio = row.service.requestsPerSecond / row.floor.requestsPerSecond;
+  if (row.service && row.express) row.expressRatio = row.service.requestsPerSecond / row.express.requestsPerSecond;
+  return row;
+}
+
 async function runEngine(
   engine: Engine,
   options: BenchOptions,
@@ -86,74 +163,51 @@ async function runEngine(
   const dbs = await createDatabases(engine, engine === 'postgres' ? options.pgUrl : options.mysqlUrl);
   const drop = () => dbs.drop();
   cleanups.push(drop);
-  const servers = new Map<Target, { process: ServerProcess; monitor: ProcessMonitor; pool: PushPool }>();
+  const servers = new Map<Target, RunningServer>();
+  const peakRss = new Map<Target, number>();
+  const stopServers = async () => {
+    for (const [target, s] of servers) {
+      s.monitor.stop();
+      peakRss.set(target, Math.max(peakRss.get(target) ?? 0, s.monitor.lifetimePeak()));
+      await s.process.stop();
+    }
+    servers.clear();
+  };
   const prefills: PrefillSummary[] = [];
   try {
     // The file scenarios measure the service alone: without load scenarios, the floors stay down.
     const targets: Target[] = options.scenarios.length > 0 ? options.targets : ['service'];
-    // Every database is ready before any server starts: a PostgreSQL template must have no connections.
-    let fixture: Fixture | undefined;
-    let loadedTarget: Target | undefined;
+    // Every schema comes from the service's migrations: the floors write the very same tables.
     for (const target of targets) {
-      const cliEnv = { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls[target], DATA_DIR: join(dbs.dir, 'data'), PWPUSH_MASTER_KEY: MASTER_KEY };
-      if (options.prefill && loadedTarget && dbs.copy) {
-        // The same rows (and the same owner and token) as the loaded database, without loading them again.
-        progress(`${engine}: copying the prefilled ${loadedTarget} database for the ${target}`);
-        const started = performance.now();
-        await dbs.copy(loadedTarget, target);
-        const { pushes, auditEntries } = prefills[0];
-        prefills.push({ engine, target, method: 'copied', seconds: (performance.now() - started) / 1000, pushes, auditEntries });
-        continue;
-      }
-      // Every schema comes from the service's migrations: the floors write the very same tables.
       progress(`${engine}: migrating the ${target} database`);
-      await runCommand(process.execPath, [cliMain(dist), 'migrations:run'], cliEnv);
-      if (options.prefill) {
-        progress(`${engine}: prefilling the ${target} database`);
-        const result = await prefill(engine, dbs.urls[target], `${engine} ${target}`, cliMain(dist), cliEnv);
-        progress(`${engine}: ${target} database prefilled in ${result.seconds.toFixed(1)} s`);
-        // Every target's owner has its own token; the service's is the one the scenarios use.
-        if (target === 'service' || !fixture) fixture = result.fixture;
-        loadedTarget ??= target;
-        prefills.push({ engine, target, method: 'loaded', seconds: result.seconds, pushes: result.pushes, auditEntries: result.auditEntries });
-      }
-    }
-    for (const target of targets) {
-      const server = await startTarget(target, dbs, options, dist, profileDir);
-      servers.set(target, { process: server, monitor: new ProcessMonitor(server.pid), pool: new PushPool(server.url) });
-      progress(`${engine}: ${target} listening on ${server.url} (pid ${server.pid})`);
+      await runCommand(process.execPath, [cliMain(dist), 'migrations:run'], cliEnvOf(dbs, target));
     }
     const rows: ResultRow[] = [];
-    for (const scenario of options.scenarios.flatMap(loadsOf)) {
-      const row: ResultRow = { engine, scenario, prefilled: options.prefill };
-      // The floors have no list or audit routes: their cells stay empty.
-      for (const target of options.targets.filter((t) => t === 'service' || !serviceOnly(scenario))) {
-        const { process: server, monitor, pool } = servers.get(target)!;
-        progress(`${engine} ${scenario} ${target}: ${options.warmup} s warm-up, ${options.duration} s measured`);
-        const m = await measure(scenario, server.url, pool, monitor, options, fixture);
-        const died = server.exitStatus();
-        if (died) throw new Error(`the ${target} exited (${died}) during the ${scenario} scenario`);
-        row[target] = m;
-        progress(
-          `  ${Math.round(m.requestsPerSecond)} req/s, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.errors} errors, ${Math.round(m.peakRssMb)} MB, ` +
-            `${Math.round(m.cpuMicrosPerRequest)} µs CPU/request at ${Math.round(m.cpuUtilisation * 100)}% of a core` +
-            (m.invalidSample ? `\n  first unexpected answer: ${m.invalidSample}` : '') +
-            (m.poolExhausted ? `\n  ${m.poolExhausted} retrievals found the push pool empty` : ''),
-        );
+    let fixture: Fixture | undefined;
+    // With --prefill, the same run measures the load scenarios on the empty databases first, then
+    // on the filled ones: the two sets of figures differ by the data alone, not by the day.
+    for (const prefilled of options.prefill ? [false, true] : [false]) {
+      if (prefilled) {
+        await stopServers();
+        fixture = await fillDatabases(engine, targets, dbs, dist, prefills);
       }
-      if (row.service && row.floor) row.ratio = row.service.requestsPerSecond / row.floor.requestsPerSecond;
-      if (row.service && row.express) row.expressRatio = row.service.requestsPerSecond / row.express.requestsPerSecond;
-      rows.push(row);
+      for (const target of targets) {
+        const server = await startTarget(target, dbs, options, dist, profileDir);
+        servers.set(target, { process: server, monitor: new ProcessMonitor(server.pid), pool: new PushPool(server.url) });
+        progress(`${engine}: ${target} listening on ${server.url} (pid ${server.pid})`);
+      }
+      // The list and audit scenarios read the prefilled owner's data: the filled databases only.
+      const loads = options.scenarios.flatMap(loadsOf).filter((load) => prefilled || !serviceOnly(load));
+      for (const scenario of loads) rows.push(await measureLoad(engine, scenario, prefilled, servers, options, fixture));
     }
     const fileRows: FileResult[] = [];
     if (source && options.fileScenarios.length > 0) {
       const { process: server, monitor } = servers.get('service')!;
-      const dataDir = join(dbs.dir, 'data');
       progress(`${engine}: creating a user for the file scenarios (users:create)`);
-      const apiToken = await createApiToken(cliMain(dist), { PATH: process.env.PATH, NODE_ENV: 'production', DATABASE_URL: dbs.urls.service, DATA_DIR: dataDir, PWPUSH_MASTER_KEY: MASTER_KEY });
+      const apiToken = await createApiToken(cliMain(dist), cliEnvOf(dbs, 'service'));
       for (const scenario of options.fileScenarios) {
         progress(`${engine} ${scenario} service: ${options.fileRounds} rounds of ${options.fileMib} MiB, each beside a floor round`);
-        const result = await measureFiles(scenario, { engine, baseUrl: server.url, apiToken, filesDir: join(dataDir, 'files'), monitor, source, rounds: options.fileRounds });
+        const result = await measureFiles(scenario, { engine, baseUrl: server.url, apiToken, filesDir: join(dbs.dir, 'data', 'files'), monitor, source, rounds: options.fileRounds });
         const died = server.exitStatus();
         if (died) throw new Error(`the service exited (${died}) during the ${scenario} scenario`);
         fileRows.push(result);
@@ -163,16 +217,14 @@ async function runEngine(
         );
       }
     }
-    const summaries = [...servers].map(([target, s]) => ({ engine, target, lifetimePeakRssMb: s.monitor.lifetimePeak() }));
+    await stopServers();
+    const summaries = [...peakRss].map(([target, lifetimePeakRssMb]) => ({ engine, target, lifetimePeakRssMb }));
     return { rows, fileRows, servers: summaries, prefills };
   } catch (error) {
     for (const [target, s] of servers) progress(`${target} (${s.process.exitStatus() ?? 'running'}) output:\n${s.process.output().slice(-5000)}`);
     throw error;
   } finally {
-    for (const s of servers.values()) {
-      s.monitor.stop();
-      await s.process.stop();
-    }
+    await stopServers();
     await drop();
     cleanups.splice(cleanups.indexOf(drop), 1);
   }
