@@ -33,30 +33,29 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
 
 /**
  * JSON and form bodies, in one middleware that requests without a body (most of them) pass
- * through at once. Each parser skips content types that are not its own. A create that carries
+ * through at once and that picks the one parser a body's type needs. A create that carries
  * credentials may send base64 files in JSON, so its JSON body may be as large as
  * PWP__FILES__MAX_JSON_BODY_SIZE; anonymous creates cannot attach files and keep the usual limit.
  * Multipart bodies, which carry files as streams, are read by the create route itself, after
  * authentication (see @app/pushes).
  */
 function bodyReader(maxJsonBodyBytes: number) {
-  const parsers = [express.json({ limit: BODY_LIMIT_BYTES }), FORM_PARSER];
-  const fileParsers = [express.json({ limit: Math.max(maxJsonBodyBytes, BODY_LIMIT_BYTES) }), FORM_PARSER];
+  // The type is checked here, once: the parsers take whatever they are given.
+  const json = express.json({ limit: BODY_LIMIT_BYTES, type: ANY_TYPE });
+  const jsonWithFiles = express.json({ limit: Math.max(maxJsonBodyBytes, BODY_LIMIT_BYTES), type: ANY_TYPE });
+  const form = express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT, type: ANY_TYPE });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    const chosen = req.method === 'POST' && req.path === CREATE_PATH && hasCredentials(req) ? fileParsers : parsers;
-    let index = 0;
-    const parseNext = (error?: unknown): void => {
-      if (error) return answerBodyError(error, res, next);
-      const parser = chosen[index++];
-      if (parser) return parser(req, res, parseNext);
-      rejectDeepBodies(req, res, next);
-    };
-    parseNext();
+    const type = req.is(BODY_TYPES);
+    if (!type) return next();
+    const parser = type === FORM_TYPE ? form : req.method === 'POST' && req.path === CREATE_PATH && hasCredentials(req) ? jsonWithFiles : json;
+    parser(req, res, (error?: unknown) => (error ? answerBodyError(error, res, next) : rejectDeepBodies(req, res, next)));
   };
 }
 
-const FORM_PARSER = express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT });
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const BODY_TYPES = ['application/json', FORM_TYPE];
+const ANY_TYPE = () => true;
 
 /** Whether the request says who is calling; the guard checks the credential later, as for any request. */
 const hasCredentials = (req: Request): boolean => req.headers.authorization !== undefined || req.headers['x-user-token'] !== undefined;

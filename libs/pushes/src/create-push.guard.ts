@@ -35,7 +35,8 @@ export class CreatePushGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<CreateRequest>();
-    if (request.is('multipart/form-data')) await this.receive(request, context.switchToHttp().getResponse<Response>());
+    // A body the app-wide parsers read (JSON, form) is not multipart.
+    if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, context.switchToHttp().getResponse<Response>());
     this.pushes.checkCreator({ withFiles: asksForFiles(request.body) }, request.user);
     return true;
   }
