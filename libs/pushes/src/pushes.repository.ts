@@ -27,6 +27,7 @@ const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = FALSE AND exp
 const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
 const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = TRUE, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
 const EXPIRE = `UPDATE pushes SET expired = TRUE, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = FALSE`;
+const EXPIRE_ELAPSED_OWNED = `UPDATE pushes SET expired = TRUE, expired_on = ?, updated_at = ?, ${DESTROY} WHERE expired = FALSE AND user_id = ? AND expires_at <= ?`;
 const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
 /**
  * A page of the owner's pushes: the page's ids from the (user_id, expired, id) index alone (it
@@ -148,8 +149,8 @@ export class PushesRepository {
   }
 
   /** Expires the owner's pushes whose day window has elapsed, so lists agree with retrievals; returns how many. */
-  expireElapsedOwnedBy(userId: number, now: number): Promise<number> {
-    return this.expireWhere('user_id = :userId AND expires_at <= :now', { userId, now }, now);
+  async expireElapsedOwnedBy(userId: number, now: number): Promise<number> {
+    return (await this.sql.write(EXPIRE_ELAPSED_OWNED, [now, now, userId, now])).affected;
   }
 
   /**
