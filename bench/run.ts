@@ -253,6 +253,8 @@ async function main(): Promise<void> {
   if (!existsSync(serverMain(distOf(options))) || !existsSync(cliMain(distOf(options)))) {
     throw new Error(`${distOf(options)} holds no built server and CLI: run without --no-build, or npm run build first.`);
   }
+  // The revision the measured build was made from: read now, as its copy is taken, not after the run.
+  const revision = gitRevision();
   const build = snapshotBuild(distOf(options));
   cleanups.push(async () => build.remove());
 
@@ -295,7 +297,7 @@ async function main(): Promise<void> {
   const caption =
     (rows.length > 0 ? `${options.connections} connections, ${options.duration} s measured after ${options.warmup} s warm-up per scenario and server; ` : '') +
     (prefills.length > 0 ? `${formatPrefill(prefills)}; ` : '') +
-    `service LOG_LEVEL=${options.logLevel}, rate limits ${options.throttling}; heap limit ${options.heapMb > 0 ? `${options.heapMb} MB` : 'V8 default'}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${gitRevision()}`}`;
+    `service LOG_LEVEL=${options.logLevel}, rate limits ${options.throttling}; heap limit ${options.heapMb > 0 ? `${options.heapMb} MB` : 'V8 default'}; ${machine}; load average before/after ${loadBefore[0].toFixed(2)}/${loadavg()[0].toFixed(2)}; ${options.dist ? `service from ${distOf(options)}` : `revision ${revision}`}`;
   process.stdout.write([table, fileTable && `${fileTable}\n\n${fileCaption}`, caption].filter(Boolean).join('\n\n') + '\n');
 
   const out = options.out ? resolve(options.out) : join(resultsDir, `${stamp}.json`);
@@ -303,7 +305,7 @@ async function main(): Promise<void> {
   const document = {
     started: started.toISOString(),
     finished: new Date().toISOString(),
-    revision: gitRevision(),
+    revision,
     serviceDist: distOf(options),
     machine: { cpus: cpu.length, cpuModel: cpu[0]?.model.trim(), memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
     loadAverage: { before: loadBefore, after: loadavg() },
