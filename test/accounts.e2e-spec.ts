@@ -221,6 +221,16 @@ describe('accounts and ownership', () => {
       expect((await api.get('/api/v2/pushes/active?page=3', bearer(owner))).body).toEqual([]);
     });
 
+    it('links the expired list to its own next page', async () => {
+      const owner = await app.createUser('many-expired@example.com');
+      for (let i = 0; i < 51; i++) await api.createPush({ payload: `e${i}`, expire_after_days: 1 }, bearer(owner));
+      app.clock.advance(24 * 60 * 60 * 1000);
+      const first = await api.get('/api/v2/pushes/expired', bearer(owner));
+      expect(first.body).toHaveLength(50);
+      expect(first.headers.get('link')).toBe(`<${app.baseUrl}/api/v2/pushes/expired?page=2>; rel="next"`);
+      expect((await api.get('/api/v2/pushes/expired?page=2', bearer(owner))).headers.get('link')).toBeNull();
+    });
+
     it('answers 400 for a repeated page parameter', async () => {
       expect((await api.get('/api/v2/pushes/expired?page=1&page=2', bearer(alice))).status).toBe(400);
     });

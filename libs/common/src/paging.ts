@@ -1,11 +1,7 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import type { Request, Response } from 'express';
-import { map, Observable } from 'rxjs';
-import { InjectSettings, Settings } from '@app/config';
-import { clientInfoOf, publicBaseUrl } from './client-info';
+import type { Response } from 'express';
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGE = 200;
@@ -28,36 +24,27 @@ export class PageQuery {
   page: number = 1;
 }
 
-/** A page of results and whether another follows. */
+/** A page of results and, when another follows, the URL of the next one. */
 export interface Page<T> {
   items: T[];
-  page: number;
-  hasNext: boolean;
+  next: string | null;
 }
 
-/** Splits a fetch of PAGE_SIZE + 1 rows into a page and the knowledge of a next one. */
-export function toPage<T>(rows: T[], page: number): Page<T> {
-  return { items: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE && page < MAX_PAGE };
+/**
+ * Splits a fetch of PAGE_SIZE + 1 rows into a page; `url(n)` names page n, which the caller builds
+ * as it builds its other links.
+ */
+export function toPage<T>(rows: T[], page: number, url: (page: number) => string): Page<T> {
+  const hasNext = rows.length > PAGE_SIZE && page < MAX_PAGE;
+  return { items: rows.slice(0, PAGE_SIZE), next: hasNext ? url(page + 1) : null };
 }
 
-/** Answers a Page as a bare JSON array, with `Link: <...?page=N+1>; rel="next"` when there is more. */
-@Injectable()
-export class PageInterceptor<T> implements NestInterceptor<Page<T>, T[]> {
-  constructor(@InjectSettings() private readonly settings: Settings) {}
-
-  intercept(context: ExecutionContext, next: CallHandler<Page<T>>): Observable<T[]> {
-    const http = context.switchToHttp();
-    return next.handle().pipe(
-      map((page) => {
-        if (page.hasNext) {
-          const request = http.getRequest<Request>();
-          const base = publicBaseUrl(this.settings, clientInfoOf(request));
-          http.getResponse<Response>().setHeader('Link', `<${base}${request.path}?page=${page.page + 1}>; rel="next"`);
-        }
-        return page.items;
-      }),
-    );
-  }
+/**
+ * Answers a Page as a bare JSON array, with `Link: <next>; rel="next"` when there is more. A
+ * function the handler calls rather than an interceptor: Nest runs every call of a route with an
+ * interceptor through rxjs, which cost a list page more than the work of its Link header.
+ */
+export function answerPage<T>(response: Response, page: Page<T>): T[] {
+  if (page.next !== null) response.setHeader('Link', `<${page.next}>; rel="next"`);
+  return page.items;
 }
-
-export const Paginated = () => UseInterceptors(PageInterceptor);

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, R
 import type { Request, Response } from 'express';
 import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
-import { Client, type ClientInfo, type Page, PageQuery, Paginated } from '@app/common';
+import { answerPage, Client, type ClientInfo, PageQuery } from '@app/common';
 import { sendFile, type UploadBatch } from '@app/files';
 import { CreatePushGuard, Uploads } from './create-push.guard';
 import { CreatePushBody } from './dto/create-push.dto';
@@ -43,17 +43,25 @@ export class PushesController {
   @Get('active')
   @Authenticated()
   @ApiListActivePushes()
-  @Paginated()
-  active(@Query() query: PageQuery, @Client() client: ClientInfo, @CurrentUser() user: AuthenticatedUser): Promise<Page<OwnedPushResponse>> {
-    return this.pushes.list(user, false, query.page, client);
+  async active(
+    @Query() query: PageQuery,
+    @Client() client: ClientInfo,
+    @CurrentUser() user: AuthenticatedUser,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OwnedPushResponse[]> {
+    return answerPage(response, await this.pushes.list(user, false, query.page, client));
   }
 
   @Get('expired')
   @Authenticated()
   @ApiListExpiredPushes()
-  @Paginated()
-  expired(@Query() query: PageQuery, @Client() client: ClientInfo, @CurrentUser() user: AuthenticatedUser): Promise<Page<OwnedPushResponse>> {
-    return this.pushes.list(user, true, query.page, client);
+  async expired(
+    @Query() query: PageQuery,
+    @Client() client: ClientInfo,
+    @CurrentUser() user: AuthenticatedUser,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OwnedPushResponse[]> {
+    return answerPage(response, await this.pushes.list(user, true, query.page, client));
   }
 
   @Get(':url_token')

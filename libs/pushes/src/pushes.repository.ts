@@ -29,6 +29,8 @@ const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = TRUE, expired_on 
 const EXPIRE = `UPDATE pushes SET expired = TRUE, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = FALSE`;
 const EXPIRE_ELAPSED_OWNED = `UPDATE pushes SET expired = TRUE, expired_on = ?, updated_at = ?, ${DESTROY} WHERE expired = FALSE AND user_id = ? AND expires_at <= ?`;
 const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
+/** What a list never shows, so a page does not read it: the secret and its passphrase's hash (a third of a page's cost on SQLite). */
+const UNLISTED: ReadonlySet<string> = new Set(['payload', 'passphrase_hash']);
 /**
  * A page of the owner's pushes: the page's ids from the (user_id, expired, id) index alone (it
  * holds every column the subquery reads), then only those rows. The OFFSET skips index entries,
@@ -36,7 +38,7 @@ const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_cou
  * the table. The join gives no order; findOwned puts the few rows in order.
  */
 const SELECT_OWNED_PAGE =
-  `SELECT p.id, ${COLUMNS.map((column) => `p.${column}`).join(', ')} FROM pushes p ` +
+  `SELECT p.id, ${COLUMNS.map((column) => (UNLISTED.has(column) ? `NULL AS ${column}` : `p.${column}`)).join(', ')} FROM pushes p ` +
   'JOIN (SELECT id FROM pushes WHERE user_id = ? AND expired = ? ORDER BY id DESC LIMIT ? OFFSET ?) owned ON owned.id = p.id';
 
 /** A boolean parameter: better-sqlite3 binds no booleans; MySQL and PostgreSQL read 1 and 0 as booleans. */

@@ -226,8 +226,8 @@ export class PushesService {
     this.metrics.expired('days', await this.repository.expireElapsedOwnedBy(caller.id, now));
     const rows = await this.repository.findOwned(caller.id, expired, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
     const baseUrl = this.baseUrl(client);
-    const { items, hasNext } = toPage(rows, page);
-    return { page, hasNext, items: items.map((push) => mapOwnedPush(push, this.decryptNote(push), now, baseUrl)) };
+    const { items, next } = toPage(rows, page, (n) => `${baseUrl}/api/v2/pushes/${expired ? 'expired' : 'active'}?page=${n}`);
+    return { next, items: items.map((push) => mapOwnedPush(push, this.decryptNote(push), now, baseUrl)) };
   }
 
   /** Expires every active push of a user (their account is going away); returns how many. */

@@ -154,7 +154,8 @@ export function mapPush(push: PushEntity, now: number, baseUrl: string): PushRes
 }
 
 export function mapOwnedPush(push: PushEntity, note: string | null, now: number, baseUrl: string): OwnedPushResponse {
-  return { ...mapPush(push, now, baseUrl), name: push.name ?? '', note: note ?? '' };
+  // Added to mapPush's answer rather than copied with it: a list maps fifty at a time.
+  return Object.assign(mapPush(push, now, baseUrl), { name: push.name ?? '', note: note ?? '' });
 }
 
 export function mapRetrievedPush(push: PushEntity, payload: string | null, files: AttachedFile[], now: number, baseUrl: string): RetrievedPushResponse {
