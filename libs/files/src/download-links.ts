@@ -26,6 +26,9 @@ export class DownloadLinks {
   verify(link: string, pushId: number, nowMs: number): number | null {
     if (!/^[\w-]{39}$/.test(link)) return null;
     const bytes = Buffer.from(link, 'base64url');
+    // 39 characters carry 234 bits for 232: the last one's two spare bits must be as signed, so
+    // that a link has one spelling and every altered character is refused.
+    if (bytes.toString('base64url') !== link) return null;
     const payload = bytes.subarray(0, PAYLOAD_BYTES);
     if (payload[0] !== VERSION || !timingSafeEqual(bytes.subarray(PAYLOAD_BYTES), this.mac(payload, pushId))) return null;
     if (payload.readUIntBE(1 + ID_BYTES, ID_BYTES) * 1000 <= nowMs) return null;
