@@ -8,7 +8,6 @@ export type PushLink = Pick<PushEntity, 'urlToken' | 'retrievalStep'>;
 export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn' | 'auditEntryCount'>;
 
 /** What an expiry destroys: the secret and the means to check its passphrase. */
-const DESTROYED = { payload: null, passphraseHash: null } as const;
 const DESTROY = 'payload = NULL, passphrase_hash = NULL';
 const URL_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -27,7 +26,6 @@ const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = FALSE AND exp
 const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
 const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = TRUE, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
 const EXPIRE = `UPDATE pushes SET expired = TRUE, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = FALSE`;
-const EXPIRE_ELAPSED_OWNED = `UPDATE pushes SET expired = TRUE, expired_on = ?, updated_at = ?, ${DESTROY} WHERE expired = FALSE AND user_id = ? AND expires_at <= ?`;
 const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
 /** What a list never shows, so a page does not read it: the secret and its passphrase's hash (a third of a page's cost on SQLite). */
 const UNLISTED: ReadonlySet<string> = new Set(['payload', 'passphrase_hash']);
@@ -151,8 +149,8 @@ export class PushesRepository {
   }
 
   /** Expires the owner's pushes whose day window has elapsed, so lists agree with retrievals; returns how many. */
-  async expireElapsedOwnedBy(userId: number, now: number): Promise<number> {
-    return (await this.sql.write(EXPIRE_ELAPSED_OWNED, [now, now, userId, now])).affected;
+  expireElapsedOwnedBy(userId: number, now: number): Promise<number> {
+    return this.expireWhere('user_id = ? AND expires_at <= ?', [userId, now], now);
   }
 
   /**
@@ -162,7 +160,7 @@ export class PushesRepository {
    */
   async expireElapsedBatch(now: number, batch: number): Promise<number> {
     const ids = await this.idsWhere('expired = FALSE AND expires_at <= :now', { now }, 'expires_at', batch);
-    return ids.length === 0 ? 0 : this.expireWhere('id IN (:...ids) AND expires_at <= :now', { ids, now }, now);
+    return ids.length === 0 ? 0 : this.expireWhere(`id IN (${ids.map(() => '?').join(', ')}) AND expires_at <= ?`, [...ids, now], now);
   }
 
   /** Up to `batch` pushes that expired before `cutoff`, oldest first: the next ones to purge. */
@@ -196,20 +194,16 @@ export class PushesRepository {
 
   /** Expires every active push of the owner (the owner's account is being deleted). */
   expireAllOwnedBy(userId: number, now: number): Promise<number> {
-    return this.expireWhere('user_id = :userId', { userId }, now);
+    return this.expireWhere('user_id = ?', [userId], now);
   }
 
   /**
    * Expires the active pushes that also match `condition`, destroying their secrets, in one
-   * set-based UPDATE that re-checks `expired = FALSE`; returns how many this call expired.
+   * set-based UPDATE that re-checks `expired = FALSE`; returns how many this call expired. Plain
+   * SQL (see Sql): the owner's expiry runs before every list page.
    */
-  private async expireWhere(condition: string, parameters: Record<string, unknown>, now: number): Promise<number> {
-    const result = await this.pushes
-      .createQueryBuilder()
-      .update()
-      .set({ expired: true, expiredOn: now, updatedAt: now, ...DESTROYED })
-      .where(`expired = FALSE AND ${condition}`, parameters)
-      .execute();
-    return result.affected ?? 0;
+  private async expireWhere(condition: string, parameters: unknown[], now: number): Promise<number> {
+    const sql = `UPDATE pushes SET expired = TRUE, expired_on = ?, updated_at = ?, ${DESTROY} WHERE expired = FALSE AND ${condition}`;
+    return (await this.sql.write(sql, [now, now, ...parameters])).affected;
   }
 }
