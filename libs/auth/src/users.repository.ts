@@ -66,8 +66,7 @@ export class UsersRepository {
     return (await this.tokens.delete({ userId })).affected ?? 0;
   }
 
-  /** The owner of a token hash, if the token exists. */
-  /** Runs for every request that sends an API token, so plain SQL (see Sql). */
+  /** The owner of a token hash, if the token exists; plain SQL (see Sql), as every request with a token runs it. */
   async findUserByTokenHash(tokenHash: string): Promise<Pick<UserEntity, 'id' | 'email'> | null> {
     const [row] = await this.sql.rows<{ id: unknown; email: string }>(SELECT_USER_BY_TOKEN_HASH, [tokenHash]);
     return row ? { id: Number(row.id), email: row.email } : null;

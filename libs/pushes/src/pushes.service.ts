@@ -35,6 +35,7 @@ import {
   PushResponse,
   RetrievedPushResponse,
   htmlUrlOf,
+  listUrlOf,
 } from './dto/push-response.dto';
 import { PushEntity } from './push.entity';
 import { NewPush, PushesRepository } from './pushes.repository';
@@ -226,7 +227,7 @@ export class PushesService {
     this.metrics.expired('days', await this.repository.expireElapsedOwnedBy(caller.id, now));
     const rows = await this.repository.findOwned(caller.id, expired, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
     const baseUrl = this.baseUrl(client);
-    const { items, next } = toPage(rows, page, (n) => `${baseUrl}/api/v2/pushes/${expired ? 'expired' : 'active'}?page=${n}`);
+    const { items, next } = toPage(rows, page, (n) => listUrlOf(expired, n, baseUrl));
     return { next, items: items.map((push) => mapOwnedPush(push, this.decryptNote(push), now, baseUrl)) };
   }
 

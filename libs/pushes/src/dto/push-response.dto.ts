@@ -130,6 +130,11 @@ export function htmlUrlOf(push: Pick<PushEntity, 'urlToken' | 'retrievalStep'>, 
   return `${baseUrl}/p/${push.urlToken}${push.retrievalStep ? '/r' : ''}`;
 }
 
+/** Page `page` of the owner's active or expired pushes, as a list's Link header names the next one. */
+export function listUrlOf(expired: boolean, page: number, baseUrl: string): string {
+  return `${baseUrl}/api/v2/pushes/${expired ? 'expired' : 'active'}?page=${page}`;
+}
+
 export function mapPush(push: PushEntity, now: number, baseUrl: string): PushResponse {
   const elapsedDays = Math.floor((now - push.createdAt) / DAY_MS);
   return {
