@@ -16,7 +16,7 @@ export interface BenchDatabases {
    * PostgreSQL database made from the other as its template. Undefined on MySQL (no such copy).
    */
   copy?(from: Target, to: Target): Promise<void>;
-  /** Empties `to`'s database entirely (no schema either), which nothing may have open. */
+  /** Empties `target`'s database entirely (no schema either), which nothing may have open. */
   reset(target: Target): Promise<void>;
   drop(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { type BenchOptions, type Engine, parseOptions, type Target, USAGE } from
 import { freePort, killAll, progress, ProcessMonitor, runCommand, type ServerProcess, startServer } from './processes';
 import { type Fixture, prefill } from './prefill';
 import { formatFileTable, formatPrefill, formatTable, type PrefillSummary, type ResultRow, type ServerSummary } from './report';
-import { loadsOf, measure, PushPool, serviceOnly } from './scenarios';
+import { type Load, loadsOf, measure, PushPool, serviceOnly } from './scenarios';
 
 /**
  * npm run bench: the service (the built production server as a child process) and the floor
@@ -126,7 +126,7 @@ async function fillDatabases(engine: Engine, targets: Target[], dbs: BenchDataba
 /** One scenario on every target that has its routes, one after the other. */
 async function measureLoad(
   engine: Engine,
-  scenario: ReturnType<typeof loadsOf>[number],
+  scenario: Load,
   prefilled: boolean,
   servers: Map<Target, RunningServer>,
   options: BenchOptions,
