@@ -6,5 +6,5 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }] },
   testEnvironment: 'node',
-  moduleNameMapper: { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  moduleNameMapper: { '^@app/([a-z0-9-]+)$': '<rootDir>/libs/$1/src' },
 };

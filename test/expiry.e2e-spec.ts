@@ -72,6 +72,73 @@ describe('expiry sweep and retention', () => {
   });
 });
 
+describe('lifetimes under a day (expire_after_duration 0 to 5)', () => {
+  let app: TestApp;
+  let api: ApiClient;
+  const sweep = () => app.service(ExpirySweepService).sweep();
+  const lifetimeOf = (push: Record<string, unknown>) => Date.parse(push.expires_at as string) - Date.parse(push.created_at as string);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    api = client(app.baseUrl);
+  });
+  afterAll(() => app.close({ drop: true }));
+
+  it.each([
+    [0, 15 * MINUTE],
+    [1, 30 * MINUTE],
+    [2, 45 * MINUTE],
+    [3, 60 * MINUTE],
+    [4, 360 * MINUTE],
+    [5, 720 * MINUTE],
+  ])('duration %i keeps its exact lifetime, and reports it as 1 day', async (duration, lifetime) => {
+    const push = await api.createPush({ payload: 'short', expire_after_duration: duration });
+    expect(lifetimeOf(push)).toBe(lifetime);
+    expect(push).toMatchObject({ expire_after_days: 1, days_remaining: 1 });
+  });
+
+  it('serves a 15-minute push at minute 14 and has it expired at minute 16, lazily', async () => {
+    const push = await api.createPush({ payload: 'quarter', expire_after_duration: 0, expire_after_views: 5 });
+    app.clock.advance(14 * MINUTE);
+    expect((await api.get(`/api/v2/pushes/${push.url_token}`)).body).toMatchObject({ expired: false, payload: 'quarter', days_remaining: 1 });
+    app.clock.advance(2 * MINUTE);
+    expect((await api.get(`/api/v2/pushes/${push.url_token}`)).body).toMatchObject({ expired: true, payload: null, days_remaining: 0 });
+  });
+
+  it('has the sweep expire a 15-minute push at minute 16 and not at minute 14', async () => {
+    const push = await api.createPush({ payload: 'swept', expire_after_duration: 0 });
+    const expired = async () => Number((await app.query('SELECT expired FROM pushes WHERE url_token = ?', [push.url_token]))[0].expired);
+    app.clock.advance(14 * MINUTE);
+    await sweep();
+    expect(await expired()).toBe(0);
+    app.clock.advance(2 * MINUTE);
+    expect(await sweep()).toMatchObject({ ran: true });
+    expect(await expired()).toBe(1);
+    expect((await app.query('SELECT payload FROM pushes WHERE url_token = ?', [push.url_token]))[0].payload).toBeNull();
+  });
+
+  it('is turned off by PWP__ALLOW_SUBDAY_EXPIRY=false: 422 naming the whole-day choices', async () => {
+    const strict = await startTestApp({ PWP__ALLOW_SUBDAY_EXPIRY: 'false' });
+    try {
+      const { status, body } = await client(strict.baseUrl).post('/api/v2/pushes', { push: { payload: 'x', expire_after_duration: 0 } });
+      expect(status).toBe(422);
+      expect(body.errors.expire_after_duration).toEqual([
+        'Expire after duration must be one of 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, ' +
+          '13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days.',
+      ]);
+      expect((await client(strict.baseUrl).createPush({ payload: 'x', expire_after_duration: 6 })).expire_after_days).toBe(1);
+    } finally {
+      await strict.close({ drop: true });
+    }
+  });
+
+  it('refuses an expire_after_days that disagrees, naming the lifetime', async () => {
+    const { status, body } = await api.post('/api/v2/pushes', { push: { payload: 'x', expire_after_duration: 4, expire_after_days: 2 } });
+    expect(status).toBe(422);
+    expect(body.error).toBe('Expire after duration 4 means 6 hours, but expire after days is 2: send one of them.');
+  });
+});
+
 describe('without PWP__PURGE_AFTER', () => {
   it('keeps expired pushes for good', async () => {
     const app = await startTestApp();

@@ -31,6 +31,16 @@ describe('the OpenAPI document', () => {
     expect(init.text).toContain('"operationId": "createPush"');
   });
 
+  it('documents API v1 as deprecated operations, and no v2 operation as deprecated', () => {
+    const operations = Object.entries(committed.paths as Record<string, Record<string, { operationId: string; deprecated?: boolean; tags: string[] }>>).flatMap(([path, methods]) =>
+      Object.values(methods).map((operation) => ({ path, ...operation })),
+    );
+    for (const operation of operations) {
+      const v1 = operation.operationId.startsWith('v1');
+      expect([operation.path, operation.deprecated === true, operation.tags]).toEqual([operation.path, v1, [v1 ? 'api-v1' : expect.any(String)]]);
+    }
+  });
+
   it('names every operation as the clients know it', () => {
     const operationIds = Object.values(committed.paths as Record<string, Record<string, { operationId: string }>>).flatMap((path) =>
       Object.values(path).map((operation) => operation.operationId),
@@ -46,6 +56,13 @@ describe('the OpenAPI document', () => {
         'listExpiredPushes',
         'previewPush',
         'retrievePush',
+        'downloadPushFileHeaders',
+        // API v1: the routes under /f and /r have the /p one's id with F or R after it.
+        'v1GetVersion',
+        'v1CreatePush',
+        'v1CreateFilePush',
+        'v1CreateUrlPush',
+        ...['v1RetrievePush', 'v1DeletePush', 'v1PreviewPush', 'v1GetPushAudit', 'v1ListActivePushes', 'v1ListExpiredPushes'].flatMap((id) => [id, `${id}F`, `${id}R`]),
       ].sort(),
     );
   });

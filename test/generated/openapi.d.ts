@@ -4,6 +4,27 @@
  */
 
 export interface paths {
+    "/api/v1/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Instance version, as API v1 answers it
+         * @deprecated
+         * @description Replaced by `GET /api/v2/version`. Always public, also when PWP__API_V1__ENABLED=false turns the rest of v1 off.
+         */
+        get: operations["v1GetVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/pushes": {
         parameters: {
             query?: never;
@@ -73,7 +94,7 @@ export interface paths {
         };
         /**
          * Retrieve a push (counts a view)
-         * @description Returns the payload and counts a view; the view that uses up the limit still returns the payload and expires the push. The owner retrieving with their token is not counted. An expired push answers 200 with `expired: true` and `payload: null`, without needing the passphrase. After 5 wrong passphrases within a minute, retrievals of the push answer 429 until the minute has passed.
+         * @description Returns the payload and counts a view; the view that uses up the limit still returns the payload and expires the push. HEAD is refused (405 with `Allow`): it would count a view. The owner retrieving with their token is not counted. An expired push answers 200 with `expired: true` and `payload: null`, without needing the passphrase. After 5 wrong passphrases within a minute, retrievals of the push answer 429 until the minute has passed.
          */
         get: operations["retrievePush"];
         put?: never;
@@ -124,7 +145,11 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /**
+         * A file's headers (size, type), without downloading it
+         * @description The headers the same GET would answer (`Range` included), without a body; no download is audited.
+         */
+        head: operations["downloadPushFileHeaders"];
         patch?: never;
         trace?: never;
     };
@@ -160,6 +185,399 @@ export interface paths {
          * @description Always public and never rate-limited: a token that is sent is not even checked. Every flag reflects the live settings.
          */
         get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a push (`/f.json`)
+         * @deprecated
+         * @description A file push: files as `file_push[files][]` parts (or base64 in JSON). Needs an API token. The body wraps the push in `file_push`, as JSON, form fields (`file_push[payload]`, ...) or multipart (`file_push[files][]`). Replaced by `POST /api/v2/pushes`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        post: operations["v1CreateFilePush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/active.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's active pushes
+         * @deprecated
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1ListActivePushesF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/expired.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's expired pushes
+         * @deprecated
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1ListExpiredPushesF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{url_token}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a push (counts a view)
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1RetrievePushF"];
+        put?: never;
+        post?: never;
+        /**
+         * Expire a push now
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        delete: operations["v1DeletePushF"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{url_token}/audit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A push's audit log (owner only)
+         * @deprecated
+         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1GetPushAuditF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{url_token}/preview.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A push's secret URL, without counting a view
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1PreviewPushF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a push (`/p.json`)
+         * @deprecated
+         * @description A text, URL or QR push (`kind`), or a file push when `files` is given (whatever `kind` says), which needs an API token. Any origin may call it (CORS), as in the reference. The body wraps the push in `password`, as JSON, form fields (`password[payload]`, ...) or multipart (`password[files][]`). Replaced by `POST /api/v2/pushes`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        post: operations["v1CreatePush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/active.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's active pushes
+         * @deprecated
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1ListActivePushes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/expired.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's expired pushes
+         * @deprecated
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1ListExpiredPushes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{url_token}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a push (counts a view)
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1RetrievePush"];
+        put?: never;
+        post?: never;
+        /**
+         * Expire a push now
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        delete: operations["v1DeletePush"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{url_token}/audit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A push's audit log (owner only)
+         * @deprecated
+         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1GetPushAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{url_token}/preview.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A push's secret URL, without counting a view
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1PreviewPush"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a push (`/r.json`)
+         * @deprecated
+         * @description A URL push: `payload` is the URL. Needs an API token. The body wraps the push in `url`, as JSON, form fields (`url[payload]`, ...) or multipart (`url[files][]`). Replaced by `POST /api/v2/pushes`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        post: operations["v1CreateUrlPush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/active.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's active pushes
+         * @deprecated
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1ListActivePushesR"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/expired.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's expired pushes
+         * @deprecated
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1ListExpiredPushesR"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{url_token}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a push (counts a view)
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1RetrievePushR"];
+        put?: never;
+        post?: never;
+        /**
+         * Expire a push now
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        delete: operations["v1DeletePushR"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{url_token}/audit.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A push's audit log (owner only)
+         * @deprecated
+         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1GetPushAuditR"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{url_token}/preview.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A push's secret URL, without counting a view
+         * @deprecated
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         */
+        get: operations["v1PreviewPushR"];
         put?: never;
         post?: never;
         delete?: never;
@@ -319,7 +737,7 @@ export interface components {
             views_remaining: number;
             /**
              * Format: date-time
-             * @description created_at + expire_after_days × 24 h.
+             * @description When the push expires by time: created_at + expire_after_days × 24 h, or the exact lifetime under a day chosen by expire_after_duration 0 to 5.
              * @example 2026-01-01T01:00:00.000Z
              */
             expires_at: string;
@@ -413,11 +831,11 @@ export interface components {
              */
             expire_after_days?: number | null;
             /**
-             * @description The reference's duration choice, as its official CLI sends it instead of expire_after_days: 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days. Other values are a 422, and so is a different expire_after_days beside it; the days must lie in the kind's range. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @description The reference's choice of lifetime, as its official CLI sends it instead of expire_after_days: 0 = 15 minutes, 1 = 30 minutes, 2 = 45 minutes, 3 = 1 hour, 4 = 6 hours, 5 = 12 hours, 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days. The lifetimes under a day (0 to 5) are exact (expires_at says when; expire_after_days reports 1) unless the instance turns them off (PWP__ALLOW_SUBDAY_EXPIRY=false: then a 422). Other values are a 422, and so is a different expire_after_days beside it; the days, rounded up, must lie in the kind's range. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
              * @example 12
              * @enum {integer|null}
              */
-            expire_after_duration?: 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | null;
+            expire_after_duration?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | null;
             /**
              * @description Counted views until expiry, within the kind's range (default 5, from 1 to 100 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
              * @example 5
@@ -516,7 +934,7 @@ export interface components {
             views_remaining: number;
             /**
              * Format: date-time
-             * @description created_at + expire_after_days × 24 h.
+             * @description When the push expires by time: created_at + expire_after_days × 24 h, or the exact lifetime under a day chosen by expire_after_duration 0 to 5.
              * @example 2026-01-01T01:00:00.000Z
              */
             expires_at: string;
@@ -621,7 +1039,7 @@ export interface components {
             views_remaining: number;
             /**
              * Format: date-time
-             * @description created_at + expire_after_days × 24 h.
+             * @description When the push expires by time: created_at + expire_after_days × 24 h, or the exact lifetime under a day chosen by expire_after_duration 0 to 5.
              * @example 2026-01-01T01:00:00.000Z
              */
             expires_at: string;
@@ -659,6 +1077,129 @@ export interface components {
              * @example []
              */
             files: components["schemas"]["PushFileResponse"][];
+        };
+        V1AuditLogResponse: {
+            /** @description Oldest first, 50 per page; [] past the end. */
+            views: components["schemas"]["AuditEntryResponse"][];
+        };
+        V1FilePushBody: {
+            /** @description The file push to create. Unknown keys are ignored; a missing or empty object is a 400. */
+            file_push: components["schemas"]["V1FilePushInput"];
+        };
+        V1FilePushInput: {
+            /**
+             * @description The secret. Required and not blank for text, url and qr pushes: up to 1,048,576 characters for text, 1,024 for qr; url pushes need an absolute http(s) URL. Valid Unicode without NUL characters.
+             * @example correct horse battery staple
+             */
+            payload?: string;
+            /**
+             * @description Days until expiry, within the kind's range (default 7, from 1 to 90 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 7
+             */
+            expire_after_days?: number | null;
+            /**
+             * @description The reference's choice of lifetime, as its official CLI sends it instead of expire_after_days: 0 = 15 minutes, 1 = 30 minutes, 2 = 45 minutes, 3 = 1 hour, 4 = 6 hours, 5 = 12 hours, 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days. The lifetimes under a day (0 to 5) are exact (expires_at says when; expire_after_days reports 1) unless the instance turns them off (PWP__ALLOW_SUBDAY_EXPIRY=false: then a 422). Other values are a 422, and so is a different expire_after_days beside it; the days, rounded up, must lie in the kind's range. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 12
+             * @enum {integer|null}
+             */
+            expire_after_duration?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | null;
+            /**
+             * @description Counted views until expiry, within the kind's range (default 5, from 1 to 100 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 5
+             */
+            expire_after_views?: number | null;
+            /**
+             * @description Whether viewers may delete the push (ignored for url pushes). Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means the kind's default. Forced false when the setting disables the option.
+             * @example true
+             */
+            deletable_by_viewer?: boolean;
+            /**
+             * @description Whether html_url shows a click-through page first. Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means the kind's default. Forced false when the setting disables the option.
+             * @example true
+             */
+            retrieval_step?: boolean;
+            /**
+             * @description Needed to retrieve the push; whitespace-only means none. Stored only as an Argon2id hash and never returned.
+             * @example open sesame
+             */
+            passphrase?: string;
+            /**
+             * @description A plain label, shown to the owner.
+             * @example Wi-Fi for guests
+             */
+            name?: string;
+            /**
+             * @description A private note for the owner, encrypted at rest.
+             * @example Sent to Alice
+             */
+            note?: string;
+            /** @description Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files. */
+            files?: components["schemas"]["JsonFileInput"][];
+        };
+        V1PasswordBody: {
+            /** @description The push to create (text by default; a file push when `files` is given, which needs an API token). Unknown keys are ignored; a missing or empty object is a 400. */
+            password: components["schemas"]["PushInput"];
+        };
+        V1UrlBody: {
+            /** @description The URL push to create: `payload` is the URL. Unknown keys are ignored; a missing or empty object is a 400. */
+            url: components["schemas"]["V1UrlInput"];
+        };
+        V1UrlInput: {
+            /**
+             * @description The secret. Required and not blank for text, url and qr pushes: up to 1,048,576 characters for text, 1,024 for qr; url pushes need an absolute http(s) URL. Valid Unicode without NUL characters.
+             * @example correct horse battery staple
+             */
+            payload?: string;
+            /**
+             * @description Days until expiry, within the kind's range (default 7, from 1 to 90 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 7
+             */
+            expire_after_days?: number | null;
+            /**
+             * @description The reference's choice of lifetime, as its official CLI sends it instead of expire_after_days: 0 = 15 minutes, 1 = 30 minutes, 2 = 45 minutes, 3 = 1 hour, 4 = 6 hours, 5 = 12 hours, 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days. The lifetimes under a day (0 to 5) are exact (expires_at says when; expire_after_days reports 1) unless the instance turns them off (PWP__ALLOW_SUBDAY_EXPIRY=false: then a 422). Other values are a 422, and so is a different expire_after_days beside it; the days, rounded up, must lie in the kind's range. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 12
+             * @enum {integer|null}
+             */
+            expire_after_duration?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | null;
+            /**
+             * @description Counted views until expiry, within the kind's range (default 5, from 1 to 100 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 5
+             */
+            expire_after_views?: number | null;
+            /**
+             * @description Whether html_url shows a click-through page first. Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means the kind's default. Forced false when the setting disables the option.
+             * @example true
+             */
+            retrieval_step?: boolean;
+            /**
+             * @description Needed to retrieve the push; whitespace-only means none. Stored only as an Argon2id hash and never returned.
+             * @example open sesame
+             */
+            passphrase?: string;
+            /**
+             * @description A plain label, shown to the owner.
+             * @example Wi-Fi for guests
+             */
+            name?: string;
+            /**
+             * @description A private note for the owner, encrypted at rest.
+             * @example Sent to Alice
+             */
+            note?: string;
+        };
+        V1VersionResponse: {
+            /**
+             * @description This instance's version.
+             * @example 1.2.3
+             */
+            application_version: string;
+            /**
+             * @description The legacy API version implemented.
+             * @example 1.5
+             */
+            api_version: string;
+            /** @example oss */
+            edition: string;
         };
         ValidationErrorResponse: {
             /**
@@ -716,6 +1257,28 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    v1GetVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance and the legacy API version. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1VersionResponse"];
+                };
+            };
+        };
+    };
     createPush: {
         parameters: {
             query?: never;
@@ -1442,6 +2005,142 @@ export interface operations {
             };
         };
     };
+    downloadPushFileHeaders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The push's token, as returned by create. */
+                url_token: string;
+                /** @description The signed part of the link, as the retrieval gave it. */
+                link: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file's headers, with its own Content-Type. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
+                    "Content-Disposition": string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length": number;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges": "bytes";
+                    /** @description Strong; for If-Range. */
+                    ETag: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff`: browsers must not second-guess the type. */
+                    "X-Content-Type-Options": "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range's headers. */
+            206: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
+                    "Content-Disposition": string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length": number;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges": "bytes";
+                    /** @description Strong; for If-Range. */
+                    ETag: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    /** @description Always `nosniff`: browsers must not second-guess the type. */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description `bytes start-end/size`. */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The url_token is not valid percent-encoding. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is unknown, revoked or blank (or none was sent where one is needed). */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such push, or the link is not a valid, current link for one of its files. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The range starts past the end of the file (Content-Range: `bytes *\/size`). */
+            416: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     previewPush: {
         parameters: {
             query?: never;
@@ -1546,6 +2245,1707 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VersionResponse"];
+                };
+            };
+        };
+    };
+    v1CreateFilePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1FilePushBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["V1FilePushBody"];
+                "multipart/form-data": components["schemas"]["V1FilePushBody"];
+            };
+        };
+        responses: {
+            /** @description The push, with its owner data and without the payload. */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"];
+                };
+            };
+            /** @description The body cannot be read, or `file_push` is missing or empty. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body or a file is over a limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request breaks a rule; `errors` names every field at fault and `error` repeats the first message. */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1ListActivePushesF: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pushes, with their owner data. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1ListExpiredPushesF: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pushes, with their owner data. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1RetrievePushF: {
+        parameters: {
+            query?: {
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
+                passphrase?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push with its payload (null once expired). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrievedPushResponse"];
+                };
+            };
+            /** @description The passphrase is missing or wrong, or the API token sent is not valid. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1DeletePushF: {
+        parameters: {
+            query?: {
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
+                passphrase?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push, now expired and deleted (an expired push answers unchanged). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushResponse"];
+                };
+            };
+            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1GetPushAuditF: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries, oldest first. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1AuditLogResponse"];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The push belongs to someone else (or to nobody). */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1PreviewPushF: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push's html_url. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1CreatePush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1PasswordBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["V1PasswordBody"];
+                "multipart/form-data": components["schemas"]["V1PasswordBody"];
+            };
+        };
+        responses: {
+            /** @description The push, with its owner data and without the payload. */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"];
+                };
+            };
+            /** @description The body cannot be read, or `password` is missing or empty. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body or a file is over a limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request breaks a rule; `errors` names every field at fault and `error` repeats the first message. */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1ListActivePushes: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pushes, with their owner data. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1ListExpiredPushes: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pushes, with their owner data. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1RetrievePush: {
+        parameters: {
+            query?: {
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
+                passphrase?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push with its payload (null once expired). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrievedPushResponse"];
+                };
+            };
+            /** @description The passphrase is missing or wrong, or the API token sent is not valid. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1DeletePush: {
+        parameters: {
+            query?: {
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
+                passphrase?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push, now expired and deleted (an expired push answers unchanged). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushResponse"];
+                };
+            };
+            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1GetPushAudit: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries, oldest first. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1AuditLogResponse"];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The push belongs to someone else (or to nobody). */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1PreviewPush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push's html_url. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1CreateUrlPush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1UrlBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["V1UrlBody"];
+                "multipart/form-data": components["schemas"]["V1UrlBody"];
+            };
+        };
+        responses: {
+            /** @description The push, with its owner data and without the payload. */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"];
+                };
+            };
+            /** @description The body cannot be read, or `url` is missing or empty. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body or a file is over a limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request breaks a rule; `errors` names every field at fault and `error` repeats the first message. */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1ListActivePushesR: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pushes, with their owner data. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1ListExpiredPushesR: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pushes, with their owner data. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedPushResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1RetrievePushR: {
+        parameters: {
+            query?: {
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
+                passphrase?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push with its payload (null once expired). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrievedPushResponse"];
+                };
+            };
+            /** @description The passphrase is missing or wrong, or the API token sent is not valid. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1DeletePushR: {
+        parameters: {
+            query?: {
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
+                passphrase?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push, now expired and deleted (an expired push answers unchanged). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushResponse"];
+                };
+            };
+            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1GetPushAuditR: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries, oldest first. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1AuditLogResponse"];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is not valid, or one is needed and none was sent. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The push belongs to someone else (or to nobody). */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    v1PreviewPushR: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The push's token. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push's html_url. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

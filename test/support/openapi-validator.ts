@@ -44,12 +44,17 @@ interface Operation {
 }
 interface Route {
   template: string;
-  segments: (string | null)[];
+  /** A literal segment, or a pattern for one with a parameter (`{url_token}`, `{url_token}.json`). */
+  segments: (string | RegExp)[];
   literals: number;
   operations: Record<string, Operation>;
 }
 
 const SCHEMA_REF = '#/components/schemas/';
+
+/** `{url_token}` matches any non-empty segment; `{url_token}.json` one that ends in `.json`. */
+const segmentPattern = (segment: string): RegExp =>
+  new RegExp(`^${segment.split(/\{[^}]+\}/).map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
 const COMPONENTS_ID = 'openapi-components';
 
 /** Points `#/components/schemas/X` at the copy of the components registered with Ajv. */
@@ -87,8 +92,8 @@ export class OpenApiValidator {
     this.ajv.addSchema({ $id: COMPONENTS_ID, definitions: rewriteRefs(components) });
     this.routes = Object.entries(document.paths as Record<string, Record<string, Operation>>)
       .map(([template, operations]) => {
-        const segments = template.split('/').map((segment) => (/^\{.+\}$/.test(segment) ? null : segment));
-        return { template, segments, literals: segments.filter((s) => s !== null).length, operations };
+        const segments = template.split('/').map((segment) => (segment.includes('{') ? segmentPattern(segment) : segment));
+        return { template, segments, literals: segments.filter((s) => typeof s === 'string').length, operations };
       })
       // A literal segment wins over a parameter: /pushes/active is not /pushes/{url_token}.
       .sort((a, b) => b.literals - a.literals);
@@ -132,10 +137,14 @@ export class OpenApiValidator {
     );
   }
 
-  /** The path without query string and with Express's optional trailing slash removed. */
+  /**
+   * The path without query string and with Express's optional trailing slash removed; an API
+   * path's `.json` suffix is dropped, as the server does (the document names the route once).
+   */
   private routePath(path: string): string {
     const bare = path.split('?')[0].split('#')[0];
-    return bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
+    const trimmed = bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
+    return /^\/api\/.*[^/]\.json$/.test(trimmed) && !/\/files\//.test(trimmed) ? trimmed.slice(0, -'.json'.length) : trimmed;
   }
 
   private match(path: string): Route | undefined {
@@ -143,7 +152,7 @@ export class OpenApiValidator {
     return this.routes.find(
       (route) =>
         route.segments.length === segments.length &&
-        route.segments.every((expected, i) => (expected === null ? segments[i] !== '' : expected === segments[i])),
+        route.segments.every((expected, i) => (typeof expected === 'string' ? expected === segments[i] : expected.test(segments[i]))),
     );
   }
 

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ApiV1Module } from '@app/api-v1';
 import { AuditModule } from '@app/audit';
 import { ApiAuthModule } from '@app/auth';
 import { CommonModule } from '@app/common';
@@ -32,6 +33,8 @@ export class AppModule {
         AuditModule,
         PushesModule,
         ExpirySweepModule,
+        // Before the pages: its routes `/p/:url_token.json` would otherwise be taken by the page `/p/:url_token`.
+        ApiV1Module,
         PagesModule,
         VersionModule,
         HealthModule,

@@ -1,7 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { apiV1Policies } from '@app/api-v1';
 import { formatBytes, type Settings } from '@app/config';
-import { configureHttpPolicies } from './http-policies';
+import { configureCors, configureHttpPolicies } from './http-policies';
+import { routeJsonPaths } from './json-paths';
 import { AppLogger } from './logging.module';
 import { setupOpenApi } from './openapi';
 import { parseScalarQuery } from './query-string';
@@ -9,7 +11,8 @@ import { parseScalarQuery } from './query-string';
 /** Room for a 1 MiB-character payload in the worst JSON escaping, plus the other fields. */
 const BODY_LIMIT = '16mb';
 const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
-const CREATE_PATH = '/api/v2/pushes';
+/** The routes that create pushes: v2's, and API v1's (whose JSON may carry base64 files too). */
+const CREATE_PATHS = new Set(['/api/v2/pushes', '/p.json', '/f.json', '/r.json']);
 /** A push has about ten fields: a form body never needs more. */
 const FORM_PARAMETER_LIMIT = 100;
 
@@ -26,7 +29,11 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
   // First, so that every answer carries X-Request-Id and the security headers, even a body-parser failure's.
-  configureHttpPolicies(app, settings);
+  configureHttpPolicies(app);
+  app.use(routeJsonPaths);
+  // Before CORS_ORIGINS' policy: any origin may POST /p.json, whatever that setting says.
+  app.use(apiV1Policies(settings));
+  configureCors(app, settings);
   app.use(bodyReader(settings.files.maxJsonBodyBytes));
   setupOpenApi(app);
 }
@@ -48,7 +55,7 @@ function bodyReader(maxJsonBodyBytes: number) {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
     const type = req.is(BODY_TYPES);
     if (!type) return next();
-    const parser = type === FORM_TYPE ? form : req.method === 'POST' && req.path === CREATE_PATH && hasCredentials(req) ? jsonWithFiles : json;
+    const parser = type === FORM_TYPE ? form : req.method === 'POST' && CREATE_PATHS.has(req.path) && hasCredentials(req) ? jsonWithFiles : json;
     parser(req, res, (error?: unknown) => (error ? answerBodyError(error, res, next) : rejectDeepBodies(req, res, next)));
   };
 }

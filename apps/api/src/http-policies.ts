@@ -14,10 +14,9 @@ const DOCS_PATH = new RegExp(`^/${OPENAPI_UI_PATH}(?:[/.?]|$)`);
  * Cross-cutting response policies, installed first so that every response gets them, including
  * 404s and rejected bodies: the request id (X-Request-Id), the request's log line and its
  * duration for /metrics, X-Robots-Tag (secrets live behind these URLs: nothing here belongs in a
- * search index), helmet's security headers, and CORS when CORS_ORIGINS allows some origins (none
- * by default). One middleware rather than one each: every Express layer costs every request.
+ * search index) and helmet's security headers. One middleware rather than one each: every Express layer costs every request.
  */
-export function configureHttpPolicies(app: NestExpressApplication, settings: Settings): void {
+export function configureHttpPolicies(app: NestExpressApplication): void {
   const metrics = app.get(Metrics);
   const logger = app.get(AppLogger);
   const api = securityHeaders(helmet());
@@ -37,17 +36,20 @@ export function configureHttpPolicies(app: NestExpressApplication, settings: Set
     for (const [name, value] of DOCS_PATH.test(req.path) ? docs : api) res.setHeader(name, value);
     next();
   });
-  if (settings.corsOrigins.length > 0) {
-    app.enableCors({
-      origin: settings.corsOrigins.includes('*') ? '*' : settings.corsOrigins,
-      methods: ['GET', 'HEAD', 'POST', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-User-Email', 'X-User-Token', 'X-Passphrase', 'X-Request-Id'],
-      exposedHeaders: ['Link', 'Retry-After', 'X-Request-Id'],
-      // Tokens travel in headers, never cookies.
-      credentials: false,
-      maxAge: 600,
-    });
-  }
+}
+
+/** CORS when CORS_ORIGINS allows some origins (none by default): after API v1's own policy for POST /p.json. */
+export function configureCors(app: NestExpressApplication, settings: Settings): void {
+  if (settings.corsOrigins.length === 0) return;
+  app.enableCors({
+    origin: settings.corsOrigins.includes('*') ? '*' : settings.corsOrigins,
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-User-Email', 'X-User-Token', 'X-Passphrase', 'X-Request-Id'],
+    exposedHeaders: ['Link', 'Retry-After', 'X-Request-Id'],
+    // Tokens travel in headers, never cookies.
+    credentials: false,
+    maxAge: 600,
+  });
 }
 
 type Header = readonly [name: string, value: string];

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ApiV1Module } from '@app/api-v1';
 import { addSecuritySchemes } from '@app/auth';
 import { PushesModule } from '@app/pushes';
 import { VersionModule } from '@app/version';
@@ -13,13 +14,19 @@ and the secret destroys itself after N views or N days. A drop-in replacement fo
 
 Errors are JSON: \`{"error": "..."}\`; 422 adds \`errors: {field: [messages]}\`; a 401 for a passphrase adds \`message\`.
 Unknown routes answer 404 \`{"error": "not-found"}\`. Every response carries \`X-Request-Id\`, except the answers about a
-body or URL that could not be read at all (some 400, 413 and 422 answers of create, 400 for a broken url_token).`;
+body or URL that could not be read at all (some 400, 413 and 422 answers of create, 400 for a broken url_token).
+
+Every \`/api/v2\` path also answers with a \`.json\` suffix on its last segment, identically, as the reference's routes do
+(\`GET /api/v2/version.json\`, \`POST /api/v2/pushes.json\`, \`GET /api/v2/pushes/{url_token}.json\`, ...); file download
+links excepted. HEAD on a route that counts a view is refused with 405 and \`Allow\`; HEAD on a download link answers its headers.
+
+The reference's legacy API v1 (\`/p.json\`, \`/p/{url_token}.json\`, ..., tag \`api-v1\`) is kept for its clients and deprecated.`;
 
 /**
  * The modules whose routes make up the client API. Operational endpoints (health, readiness,
  * metrics) are for the platform, not for API clients, and stay out of the document.
  */
-const API_MODULES = [PushesModule, VersionModule];
+const API_MODULES = [PushesModule, VersionModule, ApiV1Module];
 
 /**
  * The OpenAPI document of the app, from the controllers' metadata. Needs the Nest app to be
@@ -35,9 +42,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
       .addServer('/', 'The instance serving this document')
       .addTag('pushes', 'Create, retrieve, preview, list, audit and expire secrets.')
-      .addTag('version', 'What this instance is and which features it enables.'),
+      .addTag('version', 'What this instance is and which features it enables.')
+      .addTag('api-v1', "The reference's legacy API v1, deprecated: each operation names its v2 successor."),
   ).build();
-  return normalize(closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES }))));
+  return normalize(distinctV1OperationIds(closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES, autoTagControllers: false })))));
 }
 
 /**
@@ -105,6 +113,21 @@ function formBodies(document: OpenAPIObject): OpenAPIObject {
       const fields = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => field.type !== 'array' || (field.items as Json).format !== 'binary'));
       content['multipart/form-data'] = { schema };
       content['application/x-www-form-urlencoded'] = { schema: { ...schema, properties: fields } };
+    }
+  }
+  return document;
+}
+
+/**
+ * API v1 serves each route under `/p`, `/f` and `/r` from one handler, so Nest gives the three
+ * operations one id. The `/p` ones keep it; those under `/f` and `/r` get F or R after it.
+ */
+function distinctV1OperationIds(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const collection = /^\/([fr])\//.exec(path)?.[1];
+    if (collection === undefined) continue;
+    for (const operation of Object.values(operations as Json)) {
+      if (isObject(operation) && typeof operation.operationId === 'string') operation.operationId += collection.toUpperCase();
     }
   }
   return document;

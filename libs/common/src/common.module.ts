@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { Clock } from './clock';
 import { ApiExceptionFilter } from './exception.filter';
+import { RevealsSecretGuard } from './reveals-secret';
 import { createValidationPipe } from './validation';
 
 /** Cross-cutting HTTP behaviour registered as app providers, so tests get exactly what production gets. */
@@ -11,6 +12,7 @@ import { createValidationPipe } from './validation';
     Clock,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_GUARD, useClass: RevealsSecretGuard },
   ],
   exports: [Clock],
 })

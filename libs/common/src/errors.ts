@@ -40,6 +40,13 @@ export class UnauthenticatedError extends Error {}
 /** 403: authenticated, but not allowed. */
 export class ForbiddenError extends Error {}
 
+/** 405: the route exists, but not for this method (HEAD on a route that reveals a secret). */
+export class MethodNotAllowedError extends Error {
+  constructor(readonly allow: string[]) {
+    super('Method not allowed: this route reveals a secret and counts a view, so it answers only a GET.');
+  }
+}
+
 /** 429 with a Retry-After in seconds. */
 export class TooManyRequestsError extends Error {
   constructor(

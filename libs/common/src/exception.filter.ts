@@ -4,6 +4,7 @@ import {
   BadRequestError,
   errorCode,
   ForbiddenError,
+  MethodNotAllowedError,
   NotFoundError,
   PassphraseRequiredError,
   PayloadTooLargeError,
@@ -72,6 +73,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return [HttpStatus.UNAUTHORIZED, { error: exception.message }, { 'WWW-Authenticate': 'Bearer' }];
     }
     if (exception instanceof ForbiddenError) return [HttpStatus.FORBIDDEN, { error: exception.message }, {}];
+    if (exception instanceof MethodNotAllowedError) return [HttpStatus.METHOD_NOT_ALLOWED, { error: exception.message }, { Allow: exception.allow.join(', ') }];
     if (exception instanceof TooManyRequestsError) {
       return [HttpStatus.TOO_MANY_REQUESTS, { error: exception.message }, { 'Retry-After': String(exception.retryAfterSeconds) }];
     }

@@ -9,4 +9,5 @@ export * from './errors';
 export * from './exception.filter';
 export * from './validation';
 export * from './paging';
+export * from './reveals-secret';
 export * from './openapi';

@@ -27,6 +27,8 @@ describe('loadSettings', () => {
         logLevel: 'info',
         previousMasterKeys: [],
         allowAnonymous: true,
+        apiV1Enabled: true,
+        allowSubdayExpiry: true,
         trustedProxies: [],
         passphraseAttemptsPerMinute: 5,
       });
@@ -73,6 +75,10 @@ describe('loadSettings', () => {
       ['off', false],
     ])('reads the boolean %j as %s', (value, expected) => {
       expect(loadSettings({ PWP__ALLOW_ANONYMOUS: value }).allowAnonymous).toBe(expected);
+    });
+
+    it('turns API v1 and the lifetimes under a day off by their settings', () => {
+      expect(loadSettings({ PWP__API_V1__ENABLED: 'false', PWP__ALLOW_SUBDAY_EXPIRY: 'false' })).toMatchObject({ apiV1Enabled: false, allowSubdayExpiry: false });
     });
 
     it('reads each kind from its own prefix', () => {

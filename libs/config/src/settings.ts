@@ -69,6 +69,10 @@ export interface Settings {
   previousMasterKeys: string[];
   overrideBaseUrl?: string;
   allowAnonymous: boolean;
+  /** The reference's legacy API v1 (`/p.json`, ...); off, its routes answer 404 (its version endpoint stays). */
+  apiV1Enabled: boolean;
+  /** Whether `expire_after_duration` may choose the lifetimes under a day (15 minutes to 12 hours). */
+  allowSubdayExpiry: boolean;
   kinds: Record<PushKind, KindSettings>;
   files: FileSettings;
   trustedProxies: string[];
@@ -139,6 +143,8 @@ export function loadSettings(env: Env): Settings {
     previousMasterKeys: read.list('PWPUSH_MASTER_KEY_PREVIOUS', (v) => MASTER_KEY.test(v), 'must be comma-separated 64-hex-character keys'),
     overrideBaseUrl: read.optional('PWP__OVERRIDE_BASE_URL', isHttpUrl, 'must be an absolute http(s) URL')?.replace(/\/+$/, ''),
     allowAnonymous: read.bool('PWP__ALLOW_ANONYMOUS', true),
+    apiV1Enabled: read.bool('PWP__API_V1__ENABLED', true),
+    allowSubdayExpiry: read.bool('PWP__ALLOW_SUBDAY_EXPIRY', true),
     kinds: {
       text: readKind(read, 'PW', true),
       file: readKind(read, 'FILES', read.bool('PWP__ENABLE_FILE_PUSHES', true)),

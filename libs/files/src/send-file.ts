@@ -10,7 +10,8 @@ import type { StoredFile } from './file-attachments.service';
  * managers can resume; a range past the end is a 416. Always an attachment, never rendered.
  * Headers are committed only once the first bytes decrypted, so a file that fails its integrity
  * check from the start is a JSON error; one that fails later is cut off (the client sees a short
- * body against Content-Length), never given a byte that did not check.
+ * body against Content-Length), never given a byte that did not check. A HEAD gets the headers
+ * alone, and nothing is read.
  */
 export async function sendFile(request: Request, response: Response, file: StoredFile): Promise<void> {
   const range = requestedRange(request, file);
@@ -21,13 +22,10 @@ export async function sendFile(request: Request, response: Response, file: Store
     response.json({ error: 'Range not satisfiable.' });
     return;
   }
+  if (request.method === 'HEAD') return void setFileHeaders(response, file, range).end();
   const body = (await file.read(range))[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await body.next();
-  response.status(range ? 206 : 200);
-  response.setHeader('Content-Type', file.contentType);
-  response.setHeader('Content-Disposition', contentDisposition(file.filename, { type: 'attachment' }));
-  response.setHeader('Content-Length', String(range ? range.end - range.start + 1 : file.size));
-  if (range) response.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
+  setFileHeaders(response, file, range);
   try {
     for (let next = first; !next.done; next = await body.next()) {
       if (response.destroyed) return void (await body.return?.());
@@ -38,6 +36,16 @@ export async function sendFile(request: Request, response: Response, file: Store
     // Headers are out: all that is left is to cut the body short so the client sees the failure.
     response.destroy();
   }
+}
+
+/** What a download's answer says of its body: also all that a HEAD gets, without reading a byte. */
+function setFileHeaders(response: Response, file: StoredFile, range: ByteRange | undefined): Response {
+  response.status(range ? 206 : 200);
+  response.setHeader('Content-Type', file.contentType);
+  response.setHeader('Content-Disposition', contentDisposition(file.filename, { type: 'attachment' }));
+  response.setHeader('Content-Length', String(range ? range.end - range.start + 1 : file.size));
+  if (range) response.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
+  return response;
 }
 
 /** One satisfiable range, unless the request asks for none, several, or an If-Range that no longer holds. */

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ForbiddenError, logUnexpected, NotFoundError, TooManyRequestsError } from '@app/common';
+import { ForbiddenError, logUnexpected, MethodNotAllowedError, NotFoundError, TooManyRequestsError } from '@app/common';
 import { PageResponder, type PageResult } from './page-responder';
 
 /**
@@ -17,11 +17,13 @@ export class PageExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
     if (response.headersSent) return;
+    if (exception instanceof MethodNotAllowedError) response.setHeader('Allow', exception.allow.join(', '));
     this.responder.send(http.getRequest<Request>(), response, this.pageFor(exception, http.getRequest<{ id?: unknown }>().id));
   }
 
   private pageFor(exception: unknown, requestId: unknown): PageResult {
     if (exception instanceof NotFoundError) return GONE;
+    if (exception instanceof MethodNotAllowedError) return message(405, 'Method not allowed', 'Open this link in a browser to see the secret.');
     if (exception instanceof ForbiddenError) return message(403, 'Not allowed', exception.message);
     if (exception instanceof TooManyRequestsError) {
       return message(429, 'Too many attempts', `${exception.message.replace(/ Try again later\.$/, '')} Try again in ${exception.retryAfterSeconds} seconds.`);

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Public } from '@app/auth';
-import { Client, type ClientInfo } from '@app/common';
+import { Client, type ClientInfo, RevealsSecret } from '@app/common';
 import { PageExceptionFilter } from './page-exception.filter';
 import { PageResponder } from './page-responder';
 import { formField, PageSession } from './page-session';
@@ -25,6 +25,8 @@ export class RecipientPagesController {
   ) {}
 
   @Get(':url_token')
+  // Reveals the secret when the sender chose no retrieval step.
+  @RevealsSecret()
   async open(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.open(urlToken, client, false));
   }

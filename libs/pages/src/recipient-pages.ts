@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
-import { ClientInfo, isWebUrl, PassphraseRequiredError } from '@app/common';
+import { ClientInfo, Clock, DAY_MS, isWebUrl, PassphraseRequiredError } from '@app/common';
 import { PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
 import { GONE, message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 
 const WRONG_PASSPHRASE = 'That passphrase is incorrect.';
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 /**
  * The recipient's pages behind html_url. A GET never consumes a view unless the sender chose no
@@ -15,13 +17,16 @@ const WRONG_PASSPHRASE = 'That passphrase is incorrect.';
  */
 @Injectable()
 export class RecipientPages {
-  constructor(private readonly pushes: PushesService) {}
+  constructor(
+    private readonly pushes: PushesService,
+    private readonly clock: Clock,
+  ) {}
 
   /** GET /p/:token, and /p/:token/r (`withStep`, always a button). */
   async open(urlToken: string, client: ClientInfo, withStep: boolean): Promise<PageResult> {
     const push = await this.pushes.peek(urlToken, client);
     if (push.expired) return GONE;
-    if (push.passphrase_protected || withStep || push.retrieval_step) return revealForm(push);
+    if (push.passphrase_protected || withStep || push.retrieval_step) return revealForm(push, this.clock.now());
     return this.reveal(urlToken, undefined, client);
   }
 
@@ -31,13 +36,13 @@ export class RecipientPages {
     try {
       pushed = await this.pushes.retrieve(urlToken, passphrase, client);
     } catch (error) {
-      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), WRONG_PASSPHRASE);
+      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), this.clock.now(), WRONG_PASSPHRASE);
       throw error;
     }
     if (pushed.expired) return GONE;
     // Only http(s) URLs are ever accepted at creation; checked again before sending anyone there.
     if (pushed.kind === 'url') return pushed.payload !== null && isWebUrl(pushed.payload) ? { redirect: pushed.payload, status: 303 } : GONE;
-    return { view: 'secret', title: 'Your secret', data: await secretModel(pushed) };
+    return { view: 'secret', title: 'Your secret', data: await secretModel(pushed, this.clock.now()) };
   }
 
   /** "Delete now" of a viewer-deletable push. */
@@ -52,16 +57,16 @@ export class RecipientPages {
   }
 }
 
-function revealForm(push: PushResponse, error?: string): PageResult {
+function revealForm(push: PushResponse, now: number, error?: string): PageResult {
   return {
     view: 'reveal',
     title: push.passphrase_protected ? 'Passphrase required' : 'You have been sent a secret',
     status: error ? 401 : 200,
-    data: { token: push.url_token, passphrase: push.passphrase_protected, error, ...remaining(push) },
+    data: { token: push.url_token, passphrase: push.passphrase_protected, error, ...remaining(push, now) },
   };
 }
 
-async function secretModel(pushed: RetrievedPushResponse): Promise<Record<string, unknown>> {
+async function secretModel(pushed: RetrievedPushResponse, now: number): Promise<Record<string, unknown>> {
   const payload = pushed.payload ?? '';
   return {
     token: pushed.url_token,
@@ -70,17 +75,24 @@ async function secretModel(pushed: RetrievedPushResponse): Promise<Record<string
     files: pushed.files.map((file) => ({ ...file, sizeText: formatSize(file.size) })),
     deletable: pushed.deletable_by_viewer === true && pushed.views_remaining > 0,
     passphrase: pushed.passphrase_protected,
-    ...remaining(pushed),
+    ...remaining(pushed, now),
   };
 }
 
-function remaining(push: PushResponse): Record<string, unknown> {
+function remaining(push: PushResponse, now: number): Record<string, unknown> {
   return {
     views: push.views_remaining,
     viewsText: push.views_remaining === 1 ? '1 more view' : `${push.views_remaining} more views`,
-    daysText: push.days_remaining === 1 ? '1 day' : `${push.days_remaining} days`,
+    daysText: timeLeft(push, now),
     lastView: push.views_remaining === 0,
   };
+}
+
+/** Whole days left, as the API says; under a day, the hours or minutes (a push may live 15 minutes). */
+function timeLeft(push: PushResponse, now: number): string {
+  const left = Date.parse(push.expires_at) - now;
+  const [amount, unit] = left >= DAY_MS ? [push.days_remaining, 'day'] : left >= HOUR_MS ? [Math.floor(left / HOUR_MS), 'hour'] : [Math.max(Math.ceil(left / MINUTE_MS), 1), 'minute'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }
 
 function formatSize(bytes: number): string {

@@ -1,4 +1,5 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '@app/auth';
 import { ValidationFailedError } from '@app/common';
@@ -9,10 +10,16 @@ import { PushesService } from './pushes.service';
 const MAX_FORM_FIELDS = 100;
 /** Room for a 1 MiB-character payload, as for JSON bodies. */
 const MAX_FIELD_BYTES = 16 * 1024 * 1024;
-/** The multipart field of a file, as the reference's forms and its official CLI name it. */
-const FILE_FIELD = 'push[files][]';
+const WRAPPER = 'pwpush:push-wrapper';
 
 type CreateRequest = Request & { user?: AuthenticatedUser; uploads?: UploadBatch };
+
+/**
+ * A route that creates a push from the body's object named `wrapper`: `push` in API v2, the
+ * reference's `password`, `file_push` and `url` in API v1. Its files come as `<wrapper>[files][]`
+ * parts, as the reference's forms and its official CLI name them.
+ */
+export const CreatesPush = (wrapper: string) => applyDecorators(SetMetadata(WRAPPER, wrapper), UseGuards(CreatePushGuard));
 
 /**
  * What a create needs before its body is validated. File pushes need authentication, checked
@@ -31,17 +38,20 @@ export class CreatePushGuard implements CanActivate {
   constructor(
     private readonly pushes: PushesService,
     private readonly files: FileAttachments,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<CreateRequest>();
+    const wrapper = this.reflector.get<string>(WRAPPER, context.getHandler());
     // A body the app-wide parsers read (JSON, form) is not multipart.
-    if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, context.switchToHttp().getResponse<Response>());
-    this.pushes.checkCreator({ withFiles: asksForFiles(request.body) }, request.user);
+    if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, context.switchToHttp().getResponse<Response>(), wrapper);
+    this.pushes.checkCreator({ withFiles: asksForFiles(request.body, wrapper) }, request.user);
     return true;
   }
 
-  private async receive(request: CreateRequest, response: Response): Promise<void> {
+  private async receive(request: CreateRequest, response: Response, wrapper: string): Promise<void> {
+    const fileField = `${wrapper}[files][]`;
     const uploads = this.files.uploads();
     try {
       request.body = await readMultipartBody(request, {
@@ -49,7 +59,7 @@ export class CreatePushGuard implements CanActivate {
         maxFieldBytes: MAX_FIELD_BYTES,
         onFile: async (part) => {
           this.pushes.checkCreator({ withFiles: true }, request.user);
-          if (part.field !== FILE_FIELD) throw ValidationFailedError.of('files', `Files must be sent as ${FILE_FIELD} parts.`);
+          if (part.field !== fileField) throw ValidationFailedError.of('files', `Files must be sent as ${fileField} parts.`);
           await this.pushes.receiveFile(uploads, part, request.user);
         },
       });
@@ -62,7 +72,7 @@ export class CreatePushGuard implements CanActivate {
     }
     request.uploads = uploads;
     if (uploads.count === 0) return;
-    request.body = withReceivedFiles(request.body as Record<string, unknown>);
+    request.body = withReceivedFiles(request.body as Record<string, unknown>, wrapper);
     // Discarding takes only files no push took: after a created push, nothing. Should it fail,
     // the rows it leaves are abandoned uploads, which the sweep destroys.
     response.once('close', () => void uploads.discard().catch(() => undefined));
@@ -74,16 +84,16 @@ export const Uploads = createParamDecorator((_: unknown, context: ExecutionConte
 
 /**
  * The files of a multipart body are the push's content, even when no other field came with them:
- * its `push` is then not missing. They are in the batch; `files` here only says that they exist.
+ * its wrapper object is then not missing. They are in the batch; `files` here only says that they exist.
  */
-function withReceivedFiles(body: Record<string, unknown>): Record<string, unknown> {
-  const push = typeof body.push === 'object' && body.push !== null && !Array.isArray(body.push) ? body.push : {};
-  return { ...body, push: { ...push, files: [] } };
+function withReceivedFiles(body: Record<string, unknown>, wrapper: string): Record<string, unknown> {
+  const push = body[wrapper];
+  return { ...body, [wrapper]: { ...(typeof push === 'object' && push !== null && !Array.isArray(push) ? push : {}), files: [] } };
 }
 
 /** Whether a create body, as sent, asks for a file push: `kind: "file"` or a `files` key. */
-function asksForFiles(body: unknown): boolean {
-  const push = (body as { push?: unknown } | undefined)?.push;
+function asksForFiles(body: unknown, wrapper: string): boolean {
+  const push = (body as Record<string, unknown> | undefined)?.[wrapper];
   if (typeof push !== 'object' || push === null) return false;
   return (push as { kind?: unknown }).kind === 'file' || 'files' in push;
 }

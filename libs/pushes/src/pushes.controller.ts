@@ -1,17 +1,18 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Head, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
-import { answerPage, Client, type ClientInfo, PageQuery } from '@app/common';
+import { answerPage, Client, type ClientInfo, PageQuery, RevealsSecret } from '@app/common';
 import { sendFile, type UploadBatch } from '@app/files';
-import { CreatePushGuard, Uploads } from './create-push.guard';
+import { CreatesPush, Uploads } from './create-push.guard';
 import { CreatePushBody } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
-import { PassphraseQuery } from './dto/passphrase-query.dto';
+import { PassphraseQuery, passphraseOf } from './dto/passphrase-query.dto';
 import {
   ApiCreatePush,
   ApiDeletePush,
   ApiDownloadPushFile,
+  ApiDownloadPushFileHeaders,
   ApiGetPushAudit,
   ApiListActivePushes,
   ApiListExpiredPushes,
@@ -20,15 +21,13 @@ import {
 } from './pushes.openapi';
 import { PushesService } from './pushes.service';
 
-/** The passphrase from the X-Passphrase header, else from the query string. */
-const passphraseOf = (header: string | undefined, query: PassphraseQuery) => header ?? query.passphrase;
 
 @Controller('api/v2/pushes')
 export class PushesController {
   constructor(private readonly pushes: PushesService) {}
 
   @Post()
-  @UseGuards(CreatePushGuard)
+  @CreatesPush('push')
   @ApiCreatePush()
   create(
     @Body() body: CreatePushBody,
@@ -65,6 +64,7 @@ export class PushesController {
   }
 
   @Get(':url_token')
+  @RevealsSecret('GET', 'DELETE')
   @ApiRetrievePush()
   retrieve(
     @Param('url_token') urlToken: string,
@@ -80,6 +80,19 @@ export class PushesController {
   @ApiPreviewPush()
   preview(@Param('url_token') urlToken: string, @Client() client: ClientInfo): Promise<PreviewResponse> {
     return this.pushes.preview(urlToken, client);
+  }
+
+  // Before the GET, which Express would otherwise run for a HEAD: the headers, without a download audited.
+  @Head(':url_token/files/:link')
+  @ApiDownloadPushFileHeaders()
+  async downloadHeaders(
+    @Param('url_token') urlToken: string,
+    @Param('link') link: string,
+    @Client() client: ClientInfo,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    await sendFile(request, response, await this.pushes.openFile(urlToken, link, client, 'headers'));
   }
 
   @Get(':url_token/files/:link')

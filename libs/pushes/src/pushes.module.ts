@@ -15,7 +15,8 @@ import { PushesService } from './pushes.service';
   imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule, FailedAttemptsModule, FilesModule, MetricsModule],
   controllers: [PushesController],
   providers: [PushesRepository, PushesService, ExpirySweepService],
-  exports: [PushesService, ExpirySweepService],
+  // FilesModule too: CreatesPush's guard, used by API v1's controllers as well, reads uploads into FileAttachments.
+  exports: [PushesService, ExpirySweepService, FilesModule],
 })
 export class PushesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

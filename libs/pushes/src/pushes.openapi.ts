@@ -17,7 +17,7 @@ import {
   WWW_AUTHENTICATE_HEADER,
 } from '@app/common';
 import { PUSH_KINDS } from '@app/config';
-import { CreatePushBody, PUSH_MISSING } from './dto/create-push.dto';
+import { CreatePushBody, wrapperMissing } from './dto/create-push.dto';
 import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 
 /**
@@ -151,7 +151,7 @@ export const ApiCreatePush = () =>
     }),
     ApiErrorResponse(400, 'The body is not valid JSON or form data, or `push` is missing or empty.', {
       examples: {
-        missing: { summary: '`push` missing or empty', value: { error: PUSH_MISSING } },
+        missing: { summary: '`push` missing or empty', value: { error: wrapperMissing('push') } },
         malformed: { summary: 'Malformed JSON', value: { error: 'Malformed request body: expected valid JSON.' } },
       },
     }),
@@ -205,7 +205,7 @@ export const ApiRetrievePush = () =>
       operationId: 'retrievePush',
       summary: 'Retrieve a push (counts a view)',
       description:
-        'Returns the payload and counts a view; the view that uses up the limit still returns the payload and expires the push. ' +
+        'Returns the payload and counts a view; the view that uses up the limit still returns the payload and expires the push. HEAD is refused (405 with `Allow`): it would count a view. ' +
         'The owner retrieving with their token is not counted. An expired push answers 200 with `expired: true` and `payload: null`, without needing the passphrase. ' +
         'After 5 wrong passphrases within a minute, retrievals of the push answer 429 until the minute has passed.',
     }),
@@ -278,6 +278,27 @@ export const ApiDownloadPushFile = () =>
     ApiErrorResponse(500, 'The stored file failed its integrity check (it was altered in storage): none of it is sent. Past the first 64 KiB the answer has begun, so it is cut short instead.', {
       example: 'internal-error',
     }),
+    ApiServiceUnavailable(),
+  );
+
+export const ApiDownloadPushFileHeaders = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'downloadPushFileHeaders',
+      summary: "A file's headers (size, type), without downloading it",
+      description: 'The headers the same GET would answer (`Range` included), without a body; no download is audited.',
+    }),
+    UrlToken(),
+    ApiParam({ name: 'link', description: 'The signed part of the link, as the retrieval gave it.', schema: { type: 'string' } }),
+    ApiOptionalAuthentication(),
+    ApiFileResponse(200, 'The whole file\'s headers, with its own Content-Type.', FILE_HEADERS),
+    ApiFileResponse(206, 'The requested byte range\'s headers.', { ...FILE_HEADERS, 'Content-Range': ['`bytes start-end/size`.', { type: 'string' }] }),
+    ApiBadToken(),
+    ApiInvalidCredential(),
+    ApiNotFound('No such push, or the link is not a valid, current link for one of its files.'),
+    ApiErrorResponse(416, 'The range starts past the end of the file (Content-Range: `bytes */size`).', { example: 'Range not satisfiable.' }),
+    ApiTooManyRequests(),
     ApiServiceUnavailable(),
   );
 

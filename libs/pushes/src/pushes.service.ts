@@ -6,6 +6,7 @@ import {
   characterCount,
   ClientInfo,
   Clock,
+  DAY_MS,
   ForbiddenError,
   humanize,
   isWebUrl,
@@ -25,7 +26,7 @@ import { type AttachedFile, FileAttachments, type IncomingFile, type StoredFile,
 import { Metrics, RetrievalOutcome } from '@app/metrics';
 import { FailedAttempts } from '@app/rate-limit';
 import { JsonFileInput, PushInput } from './dto/create-push.dto';
-import { DAYS_BY_DURATION, describeDurations, expiresAtFor, hasElapsed } from './expiry';
+import { daysOf, describeDurations, describeLifetime, expiresAtFor, hasElapsed, LIFETIME_BY_DURATION } from './expiry';
 import {
   mapOwnedPush,
   mapPush,
@@ -100,7 +101,7 @@ export class PushesService {
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
-    const rules = this.creationRules(input, withFiles);
+    const { lifetime, ...rules } = this.creationRules(input, withFiles);
     for (const file of input.files ?? []) await uploads.add(decodeJsonFile(file));
     const push = await this.repository.insert({
       ...rules,
@@ -111,7 +112,7 @@ export class PushesService {
       note: input.note ? this.cipher.encrypt(input.note, `note:${urlToken}`) : null,
       passphraseHash: passphrase === undefined ? null : await this.hasher.hash(passphrase),
       passphraseProtected: passphrase !== undefined,
-      expiresAt: expiresAtFor(now, rules.expireAfterDays),
+      expiresAt: expiresAtFor(now, lifetime),
       createdAt: now,
       updatedAt: now,
     });
@@ -186,13 +187,14 @@ export class PushesService {
    * The file a download link names. Links come from a retrieval and work for their lifetime, also
    * after the view that used up the push (its files are kept that long); never after a deletion or
    * the end of the push's days. Anything else, forged or altered links included, is a plain 404.
+   * Opening for a download audits one; for its headers alone (HEAD), nothing.
    */
-  async openFile(urlToken: string, link: string, client: ClientInfo): Promise<StoredFile> {
+  async openFile(urlToken: string, link: string, client: ClientInfo, purpose: 'download' | 'headers' = 'download'): Promise<StoredFile> {
     const push = await this.findActiveOrExpired(urlToken);
     const usedUp = !push.deleted && push.viewCount >= push.expireAfterViews;
     const file = push.expired && !usedUp ? null : await this.files.open(push.id, link);
     if (!file) throw new NotFoundError();
-    await this.auditCapped(push, 'file_download', client);
+    if (purpose === 'download') await this.auditCapped(push, 'file_download', client);
     return file;
   }
 
@@ -302,13 +304,15 @@ export class PushesService {
     }
     this.checkPayload(kind, input.payload);
     const option = (toggle: { enabled: boolean; default: boolean }, chosen: boolean | undefined) => toggle.enabled && (chosen ?? toggle.default);
+    const lifetime = lifetimeOf(input, rules.expireAfterDays, this.settings.allowSubdayExpiry);
     return {
       kind,
-      expireAfterDays: expiryDays(input, rules.expireAfterDays),
+      lifetime,
+      expireAfterDays: daysOf(lifetime),
       expireAfterViews: withinRange('expire_after_views', input.expire_after_views ?? rules.expireAfterViews.default, rules.expireAfterViews),
       deletableByViewer: kind === 'url' ? null : option(rules.deletableByViewer, input.deletable_by_viewer),
       retrievalStep: option(rules.retrievalStep, input.retrieval_step),
-    } satisfies Partial<NewPush>;
+    } satisfies Partial<NewPush> & { lifetime: number };
   }
 
   private checkPayload(kind: PushKind, payload: string | undefined): void {
@@ -328,23 +332,27 @@ export class PushesService {
 }
 
 /**
- * The push's days: `expire_after_days`, or `expire_after_duration` (the reference CLI's choice of
- * duration) when given; both together must agree.
+ * The push's lifetime: `expire_after_days`, or `expire_after_duration` (the reference CLI's choice
+ * of lifetime) when given; both together must agree. A lifetime under a day counts as 1 day
+ * against the kind's range, as `expire_after_days` reports it.
  */
-function expiryDays(input: PushInput, range: Range): number {
+function lifetimeOf(input: PushInput, range: Range, allowSubday: boolean): number {
   const duration = input.expire_after_duration ?? undefined;
   const days = input.expire_after_days ?? undefined;
-  if (duration === undefined) return withinRange('expire_after_days', days ?? range.default, range);
+  if (duration === undefined) return withinRange('expire_after_days', days ?? range.default, range) * DAY_MS;
   const field = 'expire_after_duration';
-  const durationDays = DAYS_BY_DURATION.get(duration);
-  if (durationDays === undefined) throw ValidationFailedError.of(field, `Expire after duration must be one of ${describeDurations()}.`);
+  const lifetime = LIFETIME_BY_DURATION.get(duration);
+  if (lifetime === undefined || (lifetime < DAY_MS && !allowSubday)) {
+    throw ValidationFailedError.of(field, `Expire after duration must be one of ${describeDurations(allowSubday)}.`);
+  }
+  const durationDays = daysOf(lifetime);
   if (days !== undefined && days !== durationDays) {
-    throw ValidationFailedError.of(field, `Expire after duration ${duration} means ${durationDays} days, but expire after days is ${days}: send one of them.`);
+    throw ValidationFailedError.of(field, `Expire after duration ${duration} means ${describeLifetime(lifetime)}, but expire after days is ${days}: send one of them.`);
   }
   if (durationDays < range.min || durationDays > range.max) {
-    throw ValidationFailedError.of(field, `Expire after duration ${duration} (${durationDays} days) is outside the allowed ${range.min} to ${range.max} days.`);
+    throw ValidationFailedError.of(field, `Expire after duration ${duration} (${describeLifetime(lifetime)}) is outside the allowed ${range.min} to ${range.max} days.`);
   }
-  return durationDays;
+  return lifetime;
 }
 
 function withinRange(field: 'expire_after_days' | 'expire_after_views', value: number, range: Range): number {

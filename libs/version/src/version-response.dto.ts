@@ -61,3 +61,15 @@ export class VersionResponse {
   @ApiProperty({ type: VersionFeatures, description: 'What the live settings enable.' })
   features!: VersionFeatures;
 }
+
+/** API v1's version answer: the reference's, without features. */
+export class V1VersionResponse {
+  @ApiProperty({ description: "This instance's version.", example: '1.2.3' })
+  application_version!: string;
+
+  @ApiProperty({ description: 'The legacy API version implemented.', example: '1.5' })
+  api_version!: string;
+
+  @ApiProperty({ example: 'oss' })
+  edition!: string;
+}

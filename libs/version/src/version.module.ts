@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { VersionController } from './version.controller';
+import { V1VersionController, VersionController } from './version.controller';
 import { VersionService } from './version.service';
 
-@Module({ controllers: [VersionController], providers: [VersionService] })
+@Module({ controllers: [VersionController, V1VersionController], providers: [VersionService] })
 export class VersionModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectSettings, Settings } from '@app/config';
 import { APPLICATION_VERSION } from './application-version';
-import type { VersionResponse } from './version-response.dto';
+import type { V1VersionResponse, VersionResponse } from './version-response.dto';
 
 @Injectable()
 export class VersionService {
@@ -31,5 +31,10 @@ export class VersionService {
 
   describe(): VersionResponse {
     return this.response;
+  }
+
+  /** API v1's version endpoint: the reference's v1 answer, without features. */
+  describeV1(): V1VersionResponse {
+    return { application_version: APPLICATION_VERSION, api_version: '1.5', edition: 'oss' };
   }
 }

@@ -1,11 +1,11 @@
+import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform, Type as TypeOf } from 'class-transformer';
 import { IsArray, IsBase64, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
 import { OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
-import { DAYS_BY_DURATION, describeDurations } from '../expiry';
+import { describeDurations, LIFETIME_BY_DURATION } from '../expiry';
 
-export const PUSH_MISSING = 'param is missing or the value is empty or invalid: push';
 /** The longest text payload, in characters. */
 export const TEXT_PAYLOAD_MAX = 1_048_576;
 
@@ -66,8 +66,8 @@ export class PushInput {
   @ApiPropertyOptional({
     type: 'integer',
     nullable: true,
-    enum: [...DAYS_BY_DURATION.keys()],
-    description: `The reference's duration choice, as its official CLI sends it instead of expire_after_days: ${describeDurations()}. Other values are a 422, and so is a different expire_after_days beside it; the days must lie in the kind's range. ${LENIENT_INTEGER}`,
+    enum: [...LIFETIME_BY_DURATION.keys()],
+    description: `The reference's choice of lifetime, as its official CLI sends it instead of expire_after_days: ${describeDurations()}. The lifetimes under a day (0 to 5) are exact (expires_at says when; expire_after_days reports 1) unless the instance turns them off (PWP__ALLOW_SUBDAY_EXPIRY=false: then a 422). Other values are a 422, and so is a different expire_after_days beside it; the days, rounded up, must lie in the kind's range. ${LENIENT_INTEGER}`,
     example: 12,
   })
   @OptionalInteger()
@@ -128,19 +128,35 @@ export class PushInput {
   @IsOptional()
   @IsArray({ message: 'Files must be a list.' })
   @ValidateNested({ each: true })
-  @Type(() => JsonFileInput)
+  @TypeOf(() => JsonFileInput)
   files?: JsonFileInput[];
 }
 
 const isFilledObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 
+/** The reference's 400 for a create whose wrapper object is missing or empty. */
+export const wrapperMissing = (wrapper: string) => `param is missing or the value is empty or invalid: ${wrapper}`;
+
+/**
+ * The object a create body wraps its push in (`push`, or API v1's `password`, `file_push`, `url`):
+ * a missing or empty one is a 400 naming it; its fields are validated as `input`'s.
+ */
+export function WrappedPush(input: () => Type, description: string): PropertyDecorator {
+  return (target, property) => {
+    const wrapper = String(property);
+    applyDecorators(
+      ApiProperty({ type: input(), description: `${description} Unknown keys are ignored; a missing or empty object is a 400.` }),
+      // Emptiness is judged on the object as sent: an input instance always has its declared fields as own keys.
+      Transform(({ value, obj }: { value: unknown; obj: Record<string, unknown> }) => (isFilledObject(obj[wrapper]) ? value : undefined)),
+      ValidateBy({ name: 'pushObject', validator: { validate: isFilledObject, defaultMessage: () => wrapperMissing(wrapper) } }),
+      ValidateNested(),
+      TypeOf(input),
+    )(target, property);
+  };
+}
+
 export class CreatePushBody {
-  @ApiProperty({ type: PushInput, description: 'The push to create. Unknown keys are ignored; a missing or empty object is a 400.' })
-  // Emptiness is judged on the object as sent: a PushInput instance always has its declared fields as own keys.
-  @Transform(({ value, obj }: { value: unknown; obj: { push?: unknown } }) => (isFilledObject(obj.push) ? value : undefined))
-  @ValidateBy({ name: 'pushObject', validator: { validate: isFilledObject, defaultMessage: () => PUSH_MISSING } })
-  @ValidateNested()
-  @Type(() => PushInput)
+  @WrappedPush(() => PushInput, 'The push to create.')
   push!: PushInput;
 }

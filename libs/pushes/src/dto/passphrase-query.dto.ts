@@ -10,3 +10,6 @@ export class PassphraseQuery {
   @IsString({ message: 'Invalid passphrase parameter' })
   passphrase?: string;
 }
+
+/** The passphrase from the X-Passphrase header, else from the query string. */
+export const passphraseOf = (header: string | undefined, query: PassphraseQuery): string | undefined => header ?? query.passphrase;

@@ -52,7 +52,7 @@ export class PushResponse {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'expire_after_views minus counted views, at least 0.', example: 5 })
   views_remaining!: number;
 
-  @ApiProperty(timestamp('created_at + expire_after_days × 24 h.'))
+  @ApiProperty(timestamp('When the push expires by time: created_at + expire_after_days × 24 h, or the exact lifetime under a day chosen by expire_after_duration 0 to 5.'))
   expires_at!: string;
 
   @ApiProperty(timestamp('When the push was created.'))
@@ -136,7 +136,8 @@ export function listUrlOf(expired: boolean, page: number, baseUrl: string): stri
 }
 
 export function mapPush(push: PushEntity, now: number, baseUrl: string): PushResponse {
-  const elapsedDays = Math.floor((now - push.createdAt) / DAY_MS);
+  // The same as the whole days left for a push of whole days; none once a lifetime under a day has elapsed.
+  const elapsedDays = now >= push.expiresAt ? push.expireAfterDays : Math.floor((now - push.createdAt) / DAY_MS);
   return {
     url_token: push.urlToken,
     kind: push.kind,
