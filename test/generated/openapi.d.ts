@@ -2519,7 +2519,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrievedPushResponse"];
                 };
             };
-            /** @description The passphrase is missing or wrong, or the API token sent is not valid. */
+            /** @description The passphrase is missing or wrong (with `message`), or the API token sent is not valid. */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2527,7 +2527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No push has this token. */
@@ -2595,7 +2595,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushResponse"];
                 };
             };
-            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase. */
+            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase (with `message`). */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2603,7 +2603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
@@ -3086,7 +3086,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrievedPushResponse"];
                 };
             };
-            /** @description The passphrase is missing or wrong, or the API token sent is not valid. */
+            /** @description The passphrase is missing or wrong (with `message`), or the API token sent is not valid. */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3094,7 +3094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No push has this token. */
@@ -3162,7 +3162,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushResponse"];
                 };
             };
-            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase. */
+            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase (with `message`). */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3170,7 +3170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
@@ -3653,7 +3653,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrievedPushResponse"];
                 };
             };
-            /** @description The passphrase is missing or wrong, or the API token sent is not valid. */
+            /** @description The passphrase is missing or wrong (with `message`), or the API token sent is not valid. */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3661,7 +3661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No push has this token. */
@@ -3729,7 +3729,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushResponse"];
                 };
             };
-            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase. */
+            /** @description An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase (with `message`). */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3737,7 +3737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */

@@ -12,10 +12,10 @@ export async function request<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { json?: unknown; body?: string | Buffer; headers?: Record<string, string> } = {},
+  options: { json?: unknown; body?: string | Buffer | FormData; headers?: Record<string, string> } = {},
 ): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  let body: string | Buffer | undefined = options.body;
+  let body: string | Buffer | FormData | undefined = options.body;
   if (options.json !== undefined) {
     headers['content-type'] ??= 'application/json';
     body = JSON.stringify(options.json);
@@ -39,7 +39,7 @@ export function client(baseUrl: string) {
     get: <T = any>(path: string, headers?: Record<string, string>) => request<T>(baseUrl, 'GET', path, { headers }),
     delete: <T = any>(path: string, headers?: Record<string, string>) => request<T>(baseUrl, 'DELETE', path, { headers }),
     post: <T = any>(path: string, json: unknown, headers?: Record<string, string>) => request<T>(baseUrl, 'POST', path, { json, headers }),
-    raw: (method: string, path: string, options: { body?: string | Buffer; headers?: Record<string, string> }) => request(baseUrl, method, path, options),
+    raw: (method: string, path: string, options: { body?: string | Buffer | FormData; headers?: Record<string, string> }) => request(baseUrl, method, path, options),
     createPush: async (push: Record<string, unknown>, headers?: Record<string, string>) => {
       const result = await request(baseUrl, 'POST', '/api/v2/pushes', { json: { push }, headers });
       if (result.status !== 201) throw new Error(`create failed: ${result.status} ${result.text}`);

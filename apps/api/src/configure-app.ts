@@ -53,6 +53,8 @@ function bodyReader(maxJsonBodyBytes: number) {
   const form = express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: FORM_PARAMETER_LIMIT, type: ANY_TYPE });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    // No route reads the body of these; clients send one anyway (PassPushPosh: JSON `null` with every GET and DELETE).
+    if (UNREAD_BODY_METHODS.has(req.method)) return next();
     const type = req.is(BODY_TYPES);
     if (!type) return next();
     const parser = type === FORM_TYPE ? form : req.method === 'POST' && CREATE_PATHS.has(req.path) && hasCredentials(req) ? jsonWithFiles : json;
@@ -60,6 +62,7 @@ function bodyReader(maxJsonBodyBytes: number) {
   };
 }
 
+const UNREAD_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const BODY_TYPES = ['application/json', FORM_TYPE];
 const ANY_TYPE = () => true;

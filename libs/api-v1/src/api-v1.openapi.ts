@@ -1,7 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ApiOptionalAuthentication, ApiRequiredAuthentication } from '@app/auth';
-import { ApiErrorResponse, ApiJsonResponse, ApiNotFound, ApiServiceUnavailable, ApiTooManyRequests, ApiValidationFailed } from '@app/common';
+import {
+  ApiErrorResponse,
+  ApiJsonResponse,
+  ApiNotFound,
+  ApiServiceUnavailable,
+  ApiTooManyRequests,
+  ApiValidationFailed,
+  ErrorResponse,
+  PassphraseErrorResponse,
+} from '@app/common';
 import { OwnedPushResponse, PreviewResponse, PushResponseDto, RetrievedPushResponseDto } from '@app/pushes';
 import { V1AuditLogResponse } from './dto/v1-audit-log.dto';
 import { V1FilePushBody, V1PasswordBody, V1UrlBody } from './dto/v1-create.dto';
@@ -24,6 +33,12 @@ const V1Operation = (operationId: string, summary: string, successor: string, mo
 
 const UrlToken = () => ApiParam({ name: 'url_token', description: "The push's token.", schema: { type: 'string' } });
 const ApiCommonFailures = () => applyDecorators(ApiTooManyRequests(), ApiServiceUnavailable());
+/** 401 for a missing or wrong passphrase (with `message`), or for the credential. */
+const ApiPassphraseOrCredential = (description: string) =>
+  ApiErrorResponse(401, description, {
+    schema: { oneOf: [{ $ref: getSchemaPath(PassphraseErrorResponse) }, { $ref: getSchemaPath(ErrorResponse) }] },
+    models: [PassphraseErrorResponse, ErrorResponse],
+  });
 const ApiCredentialRefused = () => ApiErrorResponse(401, 'The API token sent is not valid, or one is needed and none was sent.', { example: 'Invalid or revoked API token.' });
 
 const CREATES: Record<'password' | 'file_push' | 'url', { body: new () => unknown; path: string; more: string }> = {
@@ -61,7 +76,7 @@ export const ApiV1Retrieve = () =>
     UrlToken(),
     ApiOptionalAuthentication(),
     ApiJsonResponse(200, { type: RetrievedPushResponseDto, description: 'The push with its payload (null once expired).' }),
-    ApiErrorResponse(401, 'The passphrase is missing or wrong, or the API token sent is not valid.', { example: 'That passphrase is incorrect.' }),
+    ApiPassphraseOrCredential('The passphrase is missing or wrong (with `message`), or the API token sent is not valid.'),
     ApiNotFound(),
     ApiCommonFailures(),
   );
@@ -95,9 +110,7 @@ export const ApiV1Delete = () =>
     UrlToken(),
     ApiOptionalAuthentication(),
     ApiJsonResponse(200, { type: PushResponseDto, description: 'The push, now expired and deleted (an expired push answers unchanged).' }),
-    ApiErrorResponse(401, 'An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase.', {
-      example: 'That push is not deletable by viewers.',
-    }),
+    ApiPassphraseOrCredential('An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase (with `message`).'),
     ApiErrorResponse(403, 'The caller is authenticated but neither the owner nor allowed as a viewer.', { example: 'That push is not deletable by viewers.' }),
     ApiNotFound(),
     ApiCommonFailures(),
