@@ -208,6 +208,12 @@ describe('API v1', () => {
     expect(retrieved.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('answers GET /api with the documentation for people (a redirect to /api-docs)', async () => {
+    const answer = await fetch(`${app.baseUrl}/api`, { redirect: 'manual' });
+    expect([answer.status, answer.headers.get('location')]).toEqual([302, '/api-docs']);
+    expect((await fetch(`${app.baseUrl}/api`)).headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   it('leaves the recipient pages at /p/:url_token and /p/:url_token/r as they are', async () => {
     const push = await api.createPush({ payload: 'page' }, { authorization: `Bearer ${token}` });
     for (const path of [`/p/${push.url_token}`, `/p/${push.url_token}/r`]) {

@@ -13,10 +13,10 @@ import addFormats from 'ajv-formats';
 export const OPENAPI_DOCUMENT = join(__dirname, '..', '..', 'openapi.json');
 
 /**
- * Left out of the document on purpose: the document's own routes, and the operational endpoints
+ * Left out of the document on purpose: the document's own routes (and `/api`, a redirect to them), and the operational endpoints
  * (health, readiness, metrics), which are for the platform rather than API clients.
  */
-export const EXEMPT_PATHS: readonly RegExp[] = [/^\/api-docs(?:\.json|\/.*)?$/, /^\/(?:healthz|readyz|metrics)$/];
+export const EXEMPT_PATHS: readonly RegExp[] = [/^\/api(?:-docs(?:\.json|\/.*)?)?$/, /^\/(?:healthz|readyz|metrics)$/];
 
 export interface ObservedResponse {
   method: string;

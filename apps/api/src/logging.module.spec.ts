@@ -12,6 +12,12 @@ describe('redactUrl', () => {
     ['a secret URL', `/p/${TOKEN}`, '/p/:url_token'],
     ['a secret URL with the retrieval step', `/p/${TOKEN}/r`, '/p/:url_token/r'],
     ['a percent-encoded token', '/api/v2/pushes/abc%2Fdef%00?x=1', '/api/v2/pushes/:url_token'],
+    ['a retrieval through .json', `/api/v2/pushes/${TOKEN}.json`, '/api/v2/pushes/:url_token.json'],
+    ['an API v1 retrieval', `/p/${TOKEN}.json?passphrase=x`, '/p/:url_token.json'],
+    ['an API v1 file push retrieval', `/f/${TOKEN}.json`, '/f/:url_token.json'],
+    ['an API v1 URL push preview', `/r/${TOKEN}/preview.json`, '/r/:url_token/preview.json'],
+    ['a legacy file link', `/f/${TOKEN}`, '/f/:url_token'],
+    ['a legacy link with the step', `/r/${TOKEN}/r`, '/r/:url_token/r'],
   ])('masks the token in %s', (_name, url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });
@@ -19,6 +25,8 @@ describe('redactUrl', () => {
   it.each([
     ['the active list', '/api/v2/pushes/active?page=3', '/api/v2/pushes/active'],
     ['the expired list', '/api/v2/pushes/expired', '/api/v2/pushes/expired'],
+    ['an API v1 list', '/p/active.json?page=2', '/p/active.json'],
+    ['an API v1 create', '/p.json', '/p.json'],
     ['creation', '/api/v2/pushes', '/api/v2/pushes'],
     ['the version', '/api/v2/version?access_token=secret', '/api/v2/version'],
     ['the root', '/', '/'],

@@ -87,8 +87,9 @@ export const LOG_SAFETY = { serializers, formatters: { log: censorLogObject } };
 export function redactUrl(url: string | undefined): string {
   const path = (url ?? '').split('?')[0];
   // Routes match case-insensitively, so the masking must too; only the exact list names are kept.
+  // `/f/` and `/r/` are API v1's prefixes (and the legacy links'); `.json` is API v1's and the API's suffix.
   return path
-    .replace(/\/(pushes|p)\/(?!(?:active|expired)(?:\/|$))[^/]+/gi, '/$1/:url_token')
+    .replace(/\/(pushes|p|f|r)\/(?!(?:active|expired)(?:\.json)?(?:\/|$))[^/]+?(\.json)?(?=\/|$)/gi, '/$1/:url_token$2')
     .replace(/\/(files)\/[^/]+/gi, '/$1/:link');
 }
 

@@ -49,10 +49,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * Serves Swagger UI and the JSON document; they are plain routes, outside the guards. The
+ * Serves Swagger UI and the JSON document, and `/api` as a redirect to it; they are plain routes, outside the guards. The
  * document is built on the first request for it, so starting the app does not pay for it.
  */
 export function setupOpenApi(app: INestApplication): void {
+  // The reference documents its API at /api, and its version endpoint's contract says so.
+  app.getHttpAdapter().get('/api', (_request: unknown, response: { redirect(status: number, url: string): void }) => response.redirect(302, `/${OPENAPI_UI_PATH}`));
   SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
