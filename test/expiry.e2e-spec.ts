@@ -105,6 +105,14 @@ describe('lifetimes under a day (expire_after_duration 0 to 5)', () => {
     expect((await api.get(`/api/v2/pushes/${push.url_token}`)).body).toMatchObject({ expired: true, payload: null, days_remaining: 0 });
   });
 
+  it("tells the recipient's page how many minutes are left, not a day", async () => {
+    const push = await api.createPush({ payload: 'page', expire_after_duration: 1 });
+    const page = async () => (await (await fetch(`${app.baseUrl}/p/${push.url_token}/r`)).text()).match(/expires in ([^.<]+)\./)?.[1];
+    expect(await page()).toBe('30 minutes');
+    app.clock.advance(29 * MINUTE + 30_000);
+    expect(await page()).toBe('1 minute');
+  });
+
   it('has the sweep expire a 15-minute push at minute 16 and not at minute 14', async () => {
     const push = await api.createPush({ payload: 'swept', expire_after_duration: 0 });
     const expired = async () => Number((await app.query('SELECT expired FROM pushes WHERE url_token = ?', [push.url_token]))[0].expired);
