@@ -56,7 +56,6 @@ describe('the OpenAPI document', () => {
         'listExpiredPushes',
         'previewPush',
         'retrievePush',
-        'downloadPushFileHeaders',
         // API v1: the routes under /f and /r have the /p one's id with F or R after it.
         'v1GetVersion',
         'v1CreatePush',

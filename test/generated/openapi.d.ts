@@ -138,18 +138,14 @@ export interface paths {
         };
         /**
          * Download a file of a file push
-         * @description The `url` of a file in a retrieval's `files`: a signed link that works for PWP__FILES__LINK_LIFETIME_SECONDS (5 minutes), also after the view that used up the push. Served decrypted, as an attachment, with `Range` support (one range; `If-Range` with the ETag). Each download is audited (`file_download`). A forged, altered, lapsed or foreign link, or a push deleted or past its days, is a plain 404.
+         * @description The `url` of a file in a retrieval's `files`: a signed link that works for PWP__FILES__LINK_LIFETIME_SECONDS (5 minutes), also after the view that used up the push. Served decrypted, as an attachment, with `Range` support (one range; `If-Range` with the ETag). Each download is audited (`file_download`); a HEAD answers the same headers without the body and audits nothing. A forged, altered, lapsed or foreign link, or a push deleted or past its days, is a plain 404.
          */
         get: operations["downloadPushFile"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /**
-         * A file's headers (size, type), without downloading it
-         * @description The headers the same GET would answer (`Range` included), without a body; no download is audited.
-         */
-        head: operations["downloadPushFileHeaders"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1984,142 +1980,6 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
-            503: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    /** @description Seconds until requests are accepted again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    downloadPushFileHeaders: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The push's token, as returned by create. */
-                url_token: string;
-                /** @description The signed part of the link, as the retrieval gave it. */
-                link: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The whole file's headers, with its own Content-Type. */
-            200: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
-                    "Content-Disposition": string;
-                    /** @description Bytes in this answer. */
-                    "Content-Length": number;
-                    /** @description Always `bytes`. */
-                    "Accept-Ranges": "bytes";
-                    /** @description Strong; for If-Range. */
-                    ETag: string;
-                    /** @description Never stored by browsers or proxies. */
-                    "Cache-Control": "no-store";
-                    /** @description Always `nosniff`: browsers must not second-guess the type. */
-                    "X-Content-Type-Options": "nosniff";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "*/*": string;
-                };
-            };
-            /** @description The requested byte range's headers. */
-            206: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
-                    "Content-Disposition": string;
-                    /** @description Bytes in this answer. */
-                    "Content-Length": number;
-                    /** @description Always `bytes`. */
-                    "Accept-Ranges": "bytes";
-                    /** @description Strong; for If-Range. */
-                    ETag: string;
-                    /** @description Never stored by browsers or proxies. */
-                    "Cache-Control": "no-store";
-                    /** @description Always `nosniff`: browsers must not second-guess the type. */
-                    "X-Content-Type-Options": "nosniff";
-                    /** @description `bytes start-end/size`. */
-                    "Content-Range": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "*/*": string;
-                };
-            };
-            /** @description The url_token is not valid percent-encoding. */
-            400: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The API token sent is unknown, revoked or blank (or none was sent where one is needed). */
-            401: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
-                    "WWW-Authenticate": "Bearer";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No such push, or the link is not a valid, current link for one of its files. */
-            404: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The range starts past the end of the file (Content-Range: `bytes *\/size`). */
-            416: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
-            429: {
-                headers: {
-                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
-                    "X-Request-Id": string;
-                    /** @description Seconds until requests are accepted again. */
-                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Head, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
@@ -12,7 +12,6 @@ import {
   ApiCreatePush,
   ApiDeletePush,
   ApiDownloadPushFile,
-  ApiDownloadPushFileHeaders,
   ApiGetPushAudit,
   ApiListActivePushes,
   ApiListExpiredPushes,
@@ -82,19 +81,6 @@ export class PushesController {
     return this.pushes.preview(urlToken, client);
   }
 
-  // Before the GET, which Express would otherwise run for a HEAD: the headers, without a download audited.
-  @Head(':url_token/files/:link')
-  @ApiDownloadPushFileHeaders()
-  async downloadHeaders(
-    @Param('url_token') urlToken: string,
-    @Param('link') link: string,
-    @Client() client: ClientInfo,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
-    await sendFile(request, response, await this.pushes.openFile(urlToken, link, client, 'headers'));
-  }
-
   @Get(':url_token/files/:link')
   @ApiDownloadPushFile()
   async download(
@@ -104,7 +90,8 @@ export class PushesController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    await sendFile(request, response, await this.pushes.openFile(urlToken, link, client));
+    // Express runs this for a HEAD too: that answer is the headers alone, and no download is audited.
+    await sendFile(request, response, await this.pushes.openFile(urlToken, link, client, request.method === 'HEAD' ? 'headers' : 'download'));
   }
 
   @Get(':url_token/audit')

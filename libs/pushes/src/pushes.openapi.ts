@@ -262,7 +262,7 @@ export const ApiDownloadPushFile = () =>
       summary: 'Download a file of a file push',
       description:
         'The `url` of a file in a retrieval\'s `files`: a signed link that works for PWP__FILES__LINK_LIFETIME_SECONDS (5 minutes), also after the view that used up the push. ' +
-        'Served decrypted, as an attachment, with `Range` support (one range; `If-Range` with the ETag). Each download is audited (`file_download`). ' +
+        'Served decrypted, as an attachment, with `Range` support (one range; `If-Range` with the ETag). Each download is audited (`file_download`); a HEAD answers the same headers without the body and audits nothing. ' +
         'A forged, altered, lapsed or foreign link, or a push deleted or past its days, is a plain 404.',
     }),
     UrlToken(),
@@ -278,27 +278,6 @@ export const ApiDownloadPushFile = () =>
     ApiErrorResponse(500, 'The stored file failed its integrity check (it was altered in storage): none of it is sent. Past the first 64 KiB the answer has begun, so it is cut short instead.', {
       example: 'internal-error',
     }),
-    ApiServiceUnavailable(),
-  );
-
-export const ApiDownloadPushFileHeaders = () =>
-  applyDecorators(
-    Tag(),
-    ApiOperation({
-      operationId: 'downloadPushFileHeaders',
-      summary: "A file's headers (size, type), without downloading it",
-      description: 'The headers the same GET would answer (`Range` included), without a body; no download is audited.',
-    }),
-    UrlToken(),
-    ApiParam({ name: 'link', description: 'The signed part of the link, as the retrieval gave it.', schema: { type: 'string' } }),
-    ApiOptionalAuthentication(),
-    ApiFileResponse(200, 'The whole file\'s headers, with its own Content-Type.', FILE_HEADERS),
-    ApiFileResponse(206, 'The requested byte range\'s headers.', { ...FILE_HEADERS, 'Content-Range': ['`bytes start-end/size`.', { type: 'string' }] }),
-    ApiBadToken(),
-    ApiInvalidCredential(),
-    ApiNotFound('No such push, or the link is not a valid, current link for one of its files.'),
-    ApiErrorResponse(416, 'The range starts past the end of the file (Content-Range: `bytes */size`).', { example: 'Range not satisfiable.' }),
-    ApiTooManyRequests(),
     ApiServiceUnavailable(),
   );
 
