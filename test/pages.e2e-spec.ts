@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { UsersService } from '@app/auth';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
  * The pages over plain HTTP, where a browser cannot show what matters: sessions shared by
- * replicas, session renewal, cookie flags behind a TLS proxy, sign-in lockouts shared through
- * Redis, and the recipient's page with anonymous API use turned off. (test/browser/ drives the
- * pages as a person does.)
+ * replicas, session renewal, cookie names and flags behind a TLS proxy, sign-in lockouts shared
+ * through Redis, and the recipient's page with anonymous API use turned off. (test/browser/
+ * drives the pages as a person does.)
  */
 
 /** A browser's cookie jar, reduced to what the pages set. */
@@ -67,7 +67,7 @@ describe('pages over HTTP', () => {
     const signedIn = await visitor.submit('/users/sign_in', '/users/sign_in', { email: 'replicas@example.com', password: 'a long password' });
     expect([signedIn.status, signedIn.location]).toEqual([303, '/users/token']);
     const session = visitor.cookies.get('pwpush_session')!;
-    expect(session).toMatch(/^[\w-]{43}$/);
+    expect(session).toMatch(/^[\w-]{44}$/);
     expect(visitor.lastSetCookies.find((line) => line.startsWith('pwpush_session='))).toMatch(/; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
 
     const elsewhere = await visitor.on(second.baseUrl).get('/users/token');
@@ -91,14 +91,49 @@ describe('pages over HTTP', () => {
     expect((await copy.get('/users/token')).location).toBe('/users/sign_in');
   });
 
-  it('marks its cookies Secure when the request came over https through a trusted proxy', async () => {
+  it('names its cookies __Host- and marks them Secure when the request came over https through a trusted proxy', async () => {
     const visitor = new Visitor(first.baseUrl);
     const https = { 'x-forwarded-proto': 'https' };
-    await visitor.submit('/users/sign_in', '/users/sign_in', { email: 'replicas@example.com', password: 'a long password' }, https);
+    expect((await visitor.get('/users/sign_in', https)).status).toBe(200);
+    expect(visitor.lastSetCookies).toEqual([expect.stringMatching(/^__Host-pwpush_csrf=[\w-]{32}; Path=\/; HttpOnly; Secure; SameSite=Lax$/)]);
+    const signedIn = await visitor.submit('/users/sign_in', '/users/sign_in', { email: 'replicas@example.com', password: 'a long password' }, https);
+    expect([signedIn.status, signedIn.location]).toEqual([303, '/users/token']);
     expect(visitor.lastSetCookies).toEqual([
-      expect.stringMatching(/^pwpush_session=[\w-]{43}; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
-      expect.stringMatching(/^pwpush_csrf=[\w-]{32}; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
+      expect.stringMatching(/^__Host-pwpush_session=[\w-]{44}; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
+      expect.stringMatching(/^__Host-pwpush_csrf=[\w-]{32}; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
     ]);
+    // The session and its forms work over https on either replica; over plain http the unprefixed
+    // names apply, so the same browser is not signed in there.
+    const tokens = await visitor.on(second.baseUrl).get('/users/token', https);
+    expect([tokens.status, tokens.html]).toEqual([200, expect.stringContaining('Signed in as replicas@example.com')]);
+    expect((await visitor.get('/users/token')).location).toBe('/users/sign_in');
+    const signedOut = await visitor.submit('/users/token', '/users/sign_out', {}, https);
+    expect([signedOut.status, signedOut.location]).toEqual([303, '/users/sign_in']);
+    expect(visitor.cookies.has('__Host-pwpush_session')).toBe(false);
+  });
+
+  it('still reads, over https, a session started before the __Host- prefix (a 43-character token under the old name), but no newer one', async () => {
+    const https = { 'x-forwarded-proto': 'https' };
+    const [user] = await first.query<{ id: number }>('SELECT id FROM users WHERE email = ?', ['replicas@example.com']);
+    const before = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await first.query('INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
+      createHash('sha256').update(before).digest('hex'),
+      user.id,
+      now,
+      now + 3_600_000,
+    ]);
+    const upgraded = new Visitor(first.baseUrl);
+    upgraded.cookies.set('pwpush_session', before);
+    const page = await upgraded.get('/users/token', https);
+    expect([page.status, page.html]).toEqual([200, expect.stringContaining('Signed in as replicas@example.com')]);
+
+    // A session issued now cannot be planted under the unprefixed name (a sibling subdomain could set that one).
+    const owner = new Visitor(first.baseUrl);
+    await owner.submit('/users/sign_in', '/users/sign_in', { email: 'replicas@example.com', password: 'a long password' }, https);
+    const planted = new Visitor(first.baseUrl);
+    planted.cookies.set('pwpush_session', owner.cookies.get('__Host-pwpush_session')!);
+    expect((await planted.get('/users/token', https)).location).toBe('/users/sign_in');
   });
 
   it('locks an account after 10 failed sign-ins in a minute, on every replica (Redis), even for the right password', async () => {

@@ -1,8 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { apiV1Policies } from '@app/api-v1';
-import { formatBytes, type Settings } from '@app/config';
-import { configureCors, configureHttpPolicies } from './http-policies';
+import { formatBytes, proxyTrust, type Settings } from '@app/config';
+import { configureCors, configureHttpPolicies, requireHttps } from './http-policies';
 import { routeJsonPaths } from './json-paths';
 import { AppLogger } from './logging.module';
 import { setupOpenApi } from './openapi';
@@ -27,9 +27,10 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.set('etag', false);
   app.set('query parser', parseScalarQuery);
   // X-Forwarded-* are believed only from the configured proxies.
-  app.set('trust proxy', settings.trustedProxies.length > 0 ? settings.trustedProxies : false);
+  app.set('trust proxy', proxyTrust(settings.trustedProxies));
   // First, so that every answer carries X-Request-Id and the security headers, even a body-parser failure's.
   configureHttpPolicies(app);
+  if (settings.forceSsl) app.use(requireHttps);
   app.use(routeJsonPaths);
   // Before CORS_ORIGINS' policy: any origin may POST /p.json, whatever that setting says.
   app.use(apiV1Policies(settings));

@@ -7,6 +7,9 @@ import { Metrics, recordRequest } from '@app/metrics';
 import { AppLogger, requestId } from './logging.module';
 import { OPENAPI_UI_PATH } from './openapi';
 
+/** The orchestrator's probes and Prometheus call the pod over plain HTTP, FORCE_SSL or not. */
+const PLAIN_HTTP_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 /** Swagger UI's path prefix: its page, its assets and the JSON document. */
 const DOCS_PATH = new RegExp(`^/${OPENAPI_UI_PATH}(?:[/.?]|$)`);
 
@@ -50,6 +53,20 @@ export function configureCors(app: NestExpressApplication, settings: Settings): 
     credentials: false,
     maxAge: 600,
   });
+}
+
+/**
+ * FORCE_SSL, after the policies above (so its answers carry them too): a request that came over
+ * plain HTTP is not served. A GET or HEAD is redirected to the same URL over https (301, as the
+ * reference does); anything else is refused (403) rather than redirected, since its body, which
+ * may hold a secret, has already crossed the network in clear, and a client that follows the
+ * redirect would send it a second time. The probes and /metrics stay on plain HTTP.
+ */
+export function requireHttps(req: Request, res: Response, next: NextFunction): void {
+  if (req.secure || PLAIN_HTTP_PATHS.has(req.path)) return next();
+  if (req.method === 'GET' || req.method === 'HEAD') return res.redirect(301, `https://${req.host}${req.originalUrl}`);
+  // The URL is not repeated: its query may hold a passphrase.
+  res.status(403).json({ error: 'HTTPS is required: send this request over https.' });
 }
 
 type Header = readonly [name: string, value: string];

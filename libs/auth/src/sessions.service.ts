@@ -23,14 +23,16 @@ export class SessionsService {
   /** Starts a session for the user; returns the cookie's token. */
   async start(user: AuthenticatedUser): Promise<string> {
     const now = this.clock.now();
-    const token = randomToken(32);
+    // 33 bytes (44 characters): tokens of 32 bytes (43) are those issued before the pages' cookies
+    // took the __Host- prefix over https, which PageSession tells apart.
+    const token = randomToken(33);
     await this.repository.insertSession({ tokenHash: hashToken(token), userId: user.id, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS });
     return token;
   }
 
   /** The user a cookie's token signs in, while its session lasts. */
   async userOf(token: string): Promise<AuthenticatedUser | null> {
-    if (!/^[\w-]{43}$/.test(token)) return null;
+    if (!/^[\w-]{43,44}$/.test(token)) return null;
     const user = await this.repository.findUserBySessionHash(hashToken(token), this.clock.now());
     return user ? { id: user.id, email: user.email } : null;
   }

@@ -5,3 +5,4 @@
 export * from './settings';
 export * from './config.module';
 export { readProcessEnv } from './process-env';
+export { proxyTrust } from './trusted-proxies';

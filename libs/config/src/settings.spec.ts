@@ -321,3 +321,40 @@ describe('file settings', () => {
     expect(loadSettings({ PWP__FILES__STORAGE: 's3', PWP__FILES__S3__BUCKET: 'b12' }).files.storage).toMatchObject({ type: 's3', region: 'us-east-1', prefix: '' });
   });
 });
+
+describe('proxy and metrics-port settings', () => {
+  it('trust nobody by default, without FORCE_SSL, with /metrics on PORT', () => {
+    expect(loadSettings({})).toMatchObject({ trustedProxies: [], forceSsl: false, metricsPort: undefined });
+  });
+
+  it('read the reference\'s PWP__TRUSTED_PROXIES beside TRUST_PROXY, separated by commas or spaces, as one list', () => {
+    expect(loadSettings({ PWP__TRUSTED_PROXIES: '10.0.0.0/8 172.16.0.0/12,  fc00::/7' }).trustedProxies).toEqual(['10.0.0.0/8', '172.16.0.0/12', 'fc00::/7']);
+    expect(loadSettings({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8', PWP__TRUSTED_PROXIES: '10.0.0.0/8 ::1' }).trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+  });
+
+  it('accept 0.0.0.0/0 and ::/0 (every address)', () => {
+    expect(loadSettings({ TRUST_PROXY: '0.0.0.0/0,::/0' }).trustedProxies).toEqual(['0.0.0.0/0', '::/0']);
+  });
+
+  it('accept FORCE_SSL only with a trusted proxy, which is how https requests are known', () => {
+    expect(loadSettings({ FORCE_SSL: 'true', PWP__TRUSTED_PROXIES: '10.0.0.0/8' }).forceSsl).toBe(true);
+    expect(errorFor({ FORCE_SSL: 'true' }).message).toMatch(/^Invalid setting FORCE_SSL: needs TRUST_PROXY \(or PWP__TRUSTED_PROXIES\)/);
+    expect(loadSettings({ FORCE_SSL: 'false' }).forceSsl).toBe(false);
+  });
+
+  it('read METRICS_PORT, which must differ from PORT', () => {
+    expect(loadSettings({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(loadSettings({ METRICS_PORT: '0', PORT: '0' }).metricsPort).toBe(0);
+    expect(errorFor({ METRICS_PORT: '5100' }).message).toBe('Invalid setting METRICS_PORT: must differ from PORT (or be unset, serving /metrics on PORT).');
+  });
+
+  it.each([
+    ['PWP__TRUSTED_PROXIES', 'ingress.internal'],
+    ['PWP__TRUSTED_PROXIES', '10.0.0.0/8 10.0.0.0/40'],
+    ['FORCE_SSL', 'always'],
+    ['METRICS_PORT', '70000'],
+    ['METRICS_PORT', 'metrics'],
+  ])('refuse %s=%s, naming the variable', (name, value) => {
+    expect(errorFor({ [name]: value, TRUST_PROXY: '127.0.0.1' }).message).toContain(`Invalid setting ${name}`);
+  });
+});

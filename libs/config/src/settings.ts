@@ -75,7 +75,10 @@ export interface Settings {
   allowSubdayExpiry: boolean;
   kinds: Record<PushKind, KindSettings>;
   files: FileSettings;
+  /** Peers (and X-Forwarded-For hops) whose X-Forwarded-* headers are believed: addresses and CIDR ranges. */
   trustedProxies: string[];
+  /** Only https reaches the service: plain-http requests are redirected (GET, HEAD) or refused. */
+  forceSsl: boolean;
   passphraseAttemptsPerMinute: number;
   auditMaxEntriesPerPush: number;
   expirySweep: { enabled: boolean; intervalSeconds: number; batchSize: number };
@@ -89,6 +92,8 @@ export interface Settings {
   redis?: { url: string; keyPrefix: string };
   /** Bearer token required on /metrics when set. */
   metricsToken?: string;
+  /** When set, /metrics is served on this port alone (and not on `port`), out of an ingress's reach. */
+  metricsPort?: number;
   /** Browser origins allowed by CORS; empty means no CORS headers at all. */
   corsOrigins: string[];
 }
@@ -97,6 +102,11 @@ export type Env = Record<string, string | undefined>;
 
 const MASTER_KEY_REQUIRED =
   'Invalid setting PWPUSH_MASTER_KEY: required when NODE_ENV=production (64 hex characters, e.g. from `openssl rand -hex 32`).';
+
+// The service speaks plain HTTP: it learns that a request came over https only from a trusted
+// proxy's X-Forwarded-Proto, so without one FORCE_SSL would redirect every request, forever.
+const FORCE_SSL_NEEDS_PROXY =
+  'Invalid setting FORCE_SSL: needs TRUST_PROXY (or PWP__TRUSTED_PROXIES) naming the TLS-terminating proxy, whose X-Forwarded-Proto says which requests came over https.';
 
 /** Raised for any setting that cannot be used; the message names the variable. */
 export class SettingsError extends Error {
@@ -152,7 +162,8 @@ export function loadSettings(env: Env): Settings {
       qr: readKind(read, 'QR', read.bool('PWP__ENABLE_QR_PUSHES', true)),
     },
     files: readFiles(read, dataDir),
-    trustedProxies: read.list('TRUST_PROXY', isCidr, 'must be comma-separated IP addresses or CIDR ranges'),
+    trustedProxies: readTrustedProxies(read),
+    forceSsl: read.bool('FORCE_SSL', false),
     passphraseAttemptsPerMinute: 5,
     auditMaxEntriesPerPush: read.int('AUDIT_MAX_ENTRIES_PER_PUSH', 2000, 10, 1_000_000),
     expirySweep: {
@@ -171,11 +182,26 @@ export function loadSettings(env: Env): Settings {
     },
     redis: readRedis(read),
     metricsToken: read.optional('METRICS_TOKEN', (v) => !/\s/.test(v), 'must not contain whitespace'),
+    metricsPort: read.optionalInt('METRICS_PORT', 0, 65535),
     corsOrigins: read.list('CORS_ORIGINS', isOrigin, 'must be comma-separated origins such as https://app.example.com, or *').map((o) => o.replace(/\/$/, '')),
   };
   // Checked here, before anything starts, so the operator gets one clear line.
   if (settings.production && !settings.masterKey) throw new SettingsError(MASTER_KEY_REQUIRED);
+  if (settings.forceSsl && settings.trustedProxies.length === 0) throw new SettingsError(FORCE_SSL_NEEDS_PROXY);
+  if (settings.metricsPort && settings.metricsPort === settings.port) {
+    throw new SettingsError('Invalid setting METRICS_PORT: must differ from PORT (or be unset, serving /metrics on PORT).');
+  }
   return settings;
+}
+
+/**
+ * TRUST_PROXY and the reference's PWP__TRUSTED_PROXIES, both read (their union): addresses and
+ * CIDR ranges separated by commas or spaces. Unset trusts nobody (see README, "Behind a proxy or
+ * ingress"); 0.0.0.0/0 and ::/0 mean every peer.
+ */
+function readTrustedProxies(read: EnvReader): string[] {
+  const expectation = 'must be IP addresses or CIDR ranges separated by commas or spaces';
+  return [...new Set(['TRUST_PROXY', 'PWP__TRUSTED_PROXIES'].flatMap((name) => read.list(name, isCidr, expectation, /[\s,]+/)))];
 }
 
 function readKind(read: EnvReader, prefix: string, enabled: boolean): KindSettings {
@@ -289,8 +315,8 @@ class EnvReader {
     return value;
   }
 
-  list(name: string, valid: (v: string) => boolean, expectation: string): string[] {
-    const items = (this.raw(name) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  list(name: string, valid: (v: string) => boolean, expectation: string, separator: RegExp = /,/): string[] {
+    const items = (this.raw(name) ?? '').split(separator).map((item) => item.trim()).filter(Boolean);
     if (!items.every(valid)) this.fail(name, expectation);
     return items;
   }
@@ -311,6 +337,10 @@ class EnvReader {
       this.fail(name, `must be an integer from ${min} to ${max}`);
     }
     return parsed;
+  }
+
+  optionalInt(name: string, min: number, max: number): number | undefined {
+    return this.raw(name) === undefined ? undefined : this.int(name, min, min, max);
   }
 
   oneOf(name: string, fallback: string, allowed: Set<string>): string {

@@ -8,6 +8,15 @@ import { FieldCipher, randomToken } from '@app/crypto';
 
 const CSRF_COOKIE = 'pwpush_csrf';
 const SESSION_COOKIE = 'pwpush_session';
+/** Over https: a cookie only this exact origin, over https, can set (no Domain, Path=/, Secure). */
+const HOST_PREFIX = '__Host-';
+/**
+ * Sessions started before cookies took the __Host- prefix have 43-character tokens (newer ones
+ * 44; see SessionsService). Such a token is still read under the unprefixed name over https, so
+ * the upgrade signs nobody out; a token issued since cannot be planted under that name. They all
+ * lapse within SESSION_LIFETIME_MS of the upgrade.
+ */
+const LEGACY_SESSION_TOKEN = /^[\w-]{43}$/;
 export const CSRF_FIELD = '_csrf';
 export const EXPIRED_FORM = 'This form has expired. Reload the page and try again.';
 
@@ -19,7 +28,10 @@ export function formField(request: Request, name: string): string | undefined {
 
 /**
  * The pages' cookies, in one place: the CSRF cookie behind every form and the session of a
- * signed-in person. Both are HttpOnly, SameSite=Lax, and Secure when the request came over https.
+ * signed-in person. Both are HttpOnly, SameSite=Lax, Path=/; when the request came over https
+ * (directly, or per a trusted proxy's X-Forwarded-Proto) also Secure and named with the __Host-
+ * prefix, so that neither a sibling subdomain nor a plain-http response can set them for this
+ * host (a planted session cookie would sign a person into someone else's account).
  *
  * CSRF: a random cookie per browser, and in each form an HMAC of it (keyed from the master key),
  * checked on every POST. Another site can make a browser send the cookie, but cannot read it or
@@ -38,26 +50,26 @@ export class PageSession {
 
   /** The form token of this browser, setting its CSRF cookie first when it has none. */
   csrfToken(request: Request, response: Response): string {
-    let secret = cookiesOf(request)[CSRF_COOKIE];
+    let secret = cookieOf(request, CSRF_COOKIE);
     if (!secret || !/^[\w-]{32}$/.test(secret)) {
       secret = randomToken(24);
       setCookie(request, response, CSRF_COOKIE, secret);
       // Later code in this request reads what the browser will send from now on.
-      request.headers.cookie = serialize(CSRF_COOKIE, secret);
+      request.headers.cookie = serialize(cookieName(request, CSRF_COOKIE), secret);
     }
     return this.sign(secret);
   }
 
   /** Refuses a POST whose form token does not match the browser's CSRF cookie (403). */
   checkCsrf(request: Request): void {
-    const secret = cookiesOf(request)[CSRF_COOKIE];
+    const secret = cookieOf(request, CSRF_COOKIE);
     const given = formField(request, CSRF_FIELD);
     if (!secret || given === undefined || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(EXPIRED_FORM);
   }
 
   /** The signed-in person, if the browser's session is current. */
   async user(request: Request): Promise<AuthenticatedUser | null> {
-    const token = cookiesOf(request)[SESSION_COOKIE];
+    const token = sessionToken(request);
     return token ? this.sessions.userOf(token) : null;
   }
 
@@ -69,9 +81,10 @@ export class PageSession {
   }
 
   async signOut(request: Request, response: Response): Promise<void> {
-    const token = cookiesOf(request)[SESSION_COOKIE];
+    const token = sessionToken(request);
     if (!token) return;
     await this.sessions.end(token);
+    // A pre-upgrade cookie under the old name stays behind, naming a session that no longer exists.
     setCookie(request, response, SESSION_COOKIE, '', 0);
   }
 
@@ -80,12 +93,26 @@ export class PageSession {
   }
 }
 
-function cookiesOf(request: Request): Record<string, string | undefined> {
-  return parseCookies(request.headers.cookie ?? '');
+/** `name`, with the __Host- prefix over https. */
+function cookieName(request: Request, name: string): string {
+  return request.secure ? `${HOST_PREFIX}${name}` : name;
+}
+
+function cookieOf(request: Request, name: string): string | undefined {
+  return parseCookies(request.headers.cookie ?? '')[cookieName(request, name)];
+}
+
+/** The session cookie's token; over https also a pre-upgrade token under the old name (LEGACY_SESSION_TOKEN). */
+function sessionToken(request: Request): string | undefined {
+  const token = cookieOf(request, SESSION_COOKIE);
+  if (token || !request.secure) return token;
+  const legacy = parseCookies(request.headers.cookie ?? '')[SESSION_COOKIE];
+  return legacy && LEGACY_SESSION_TOKEN.test(legacy) ? legacy : undefined;
 }
 
 function setCookie(request: Request, response: Response, name: string, value: string, maxAgeSeconds?: number): void {
-  response.append('Set-Cookie', serialize(name, value, { httpOnly: true, secure: request.secure, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds }));
+  const options = { httpOnly: true, secure: request.secure, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds } as const;
+  response.append('Set-Cookie', serialize(cookieName(request, name), value, options));
 }
 
 function safeEqual(a: string, b: string): boolean {
