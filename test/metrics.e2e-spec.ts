@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { UsersService } from '@app/auth';
 import { DAY_MS } from '@app/common';
+import { MetricsServer } from '@app/metrics';
 import { ExpirySweepService, PushesService } from '@app/pushes';
 import { client } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
@@ -175,5 +176,45 @@ describe('/metrics with METRICS_TOKEN', () => {
     const ok = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `bearer ${token}` } });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('pwpush_pushes_created_total');
+  });
+});
+
+describe('/metrics on METRICS_PORT', () => {
+  let app: TestApp;
+  const token = 'metrics-port-token-0123456789';
+  let metricsUrl: string;
+
+  beforeAll(async () => {
+    // 0: a port the system picks, as the tests run side by side.
+    app = await startTestApp({ METRICS_PORT: '0', METRICS_TOKEN: token });
+    metricsUrl = `http://127.0.0.1:${app.service(MetricsServer).port}`;
+  });
+  afterAll(() => app.close({ drop: true }));
+
+  it('serves the metrics on their own port, with METRICS_TOKEN, and nothing else there', async () => {
+    await client(app.baseUrl).createPush({ payload: 'counted' });
+    const ok = await fetch(`${metricsUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect([ok.status, ok.headers.get('content-type'), ok.headers.get('cache-control')]).toEqual([200, 'text/plain; version=0.0.4; charset=utf-8', 'no-store']);
+    const samples = parse(await ok.text());
+    expect(valueOf(samples, 'pwpush_pushes_created_total', { kind: 'text' })).toBe(1);
+    expect(valueOf(samples, 'http_request_duration_seconds_count', { route: '/api/v2/pushes', method: 'POST', status_class: '2xx' })).toBe(1);
+    expect(valueOf(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+
+    const refused = await fetch(`${metricsUrl}/metrics`, { headers: { authorization: 'Bearer wrong' } });
+    expect([refused.status, refused.headers.get('www-authenticate'), await refused.json()]).toEqual([401, 'Bearer', { error: 'Metrics require Authorization: Bearer <METRICS_TOKEN>.' }]);
+    for (const path of ['/', '/api/v2/version', '/healthz', '/metrics/x']) expect([path, (await fetch(`${metricsUrl}${path}`)).status]).toEqual([path, 404]);
+  });
+
+  it('answers /metrics on the service port with 404, like any unknown path (what an ingress routes there)', async () => {
+    const response = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect([response.status, await response.json()]).toEqual([404, { error: 'not-found' }]);
+  });
+
+  it('stops listening when the app closes', async () => {
+    const other = await startTestApp({ METRICS_PORT: '0' }, app.database);
+    const port = other.service(MetricsServer).port;
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    await other.close();
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
 });

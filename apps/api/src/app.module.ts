@@ -38,7 +38,7 @@ export class AppModule {
         PagesModule,
         VersionModule,
         HealthModule,
-        MetricsEndpointModule,
+        MetricsEndpointModule.forRoot(settings),
       ],
     };
   }

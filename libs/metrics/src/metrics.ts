@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Prometheus text format 0.0.4, what prom-client's registry produces. */
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 export type RetrievalOutcome = 'viewed' | 'owner_view' | 'expired' | 'passphrase_failed' | 'rate_limited' | 'not_found';
 export type ExpiryReason = 'views' | 'days' | 'deleted' | 'sweep' | 'user_deleted';
 
 export type FileDirection = 'upload' | 'download';
+/** Each dependency the readiness check knows of, and whether it answers. */
+export type DependencyStates = Record<string, boolean>;
 
 const PUSH_KINDS = ['text', 'file', 'url', 'qr'];
 const FILE_DIRECTIONS: FileDirection[] = ['upload', 'download'];
@@ -83,6 +88,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private checkDependencies?: () => Promise<DependencyStates>;
+  private readonly dependencyUp = new Gauge({
+    name: 'pwpush_dependency_up',
+    help: 'Whether a dependency answers (1) or not (0), checked at each scrape as /readyz checks it. database: without it the pod is not ready; redis: optional, without it the service is degraded (limits counted per process).',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      const states = await this.checkDependencies?.();
+      for (const [dependency, up] of Object.entries(states ?? {})) this.dependencyUp.set({ dependency }, up ? 1 : 0);
+    },
+  });
+
   constructor() {
     for (const kind of PUSH_KINDS) this.pushesCreated.inc({ kind }, 0);
     for (const outcome of RETRIEVAL_OUTCOMES) this.retrievals.inc({ outcome }, 0);
@@ -98,6 +115,11 @@ export class Metrics {
     if (this.processMetrics) return;
     this.processMetrics = true;
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** How pwpush_dependency_up learns the dependencies' states: the readiness checks (the CLI has none). */
+  watchDependencies(check: () => Promise<DependencyStates>): void {
+    this.checkDependencies = check;
   }
 
   observeRequest(route: string, method: string, statusClass: string, seconds: number): void {
