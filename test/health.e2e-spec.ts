@@ -59,17 +59,23 @@ describe('readiness with Redis', () => {
     await redis.close();
   });
 
-  it('includes Redis when configured, fails while it is unreachable, and the API keeps serving', async () => {
+  /** pwpush_dependency_up's value per dependency, from the app's /metrics. */
+  async function dependenciesUp(): Promise<Record<string, number>> {
+    const text = await (await fetch(`${app.baseUrl}/metrics`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) })).text();
+    return Object.fromEntries([...text.matchAll(/^pwpush_dependency_up\{dependency="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  }
+
+  it('reports Redis when configured; while it is unreachable the pod stays ready, degraded, and the API keeps serving', async () => {
     expect((await probe(app.baseUrl, '/readyz')).body).toEqual({ status: 'ok', checks: { database: { status: 'up' }, redis: { status: 'up' } } });
+    expect(await dependenciesUp()).toEqual({ database: 1, redis: 1 });
 
     await redis.cut('refuse');
-    const notReady = await probe(app.baseUrl, '/readyz');
-    expect(notReady.status).toBe(503);
-    expect(notReady.body).toEqual({
-      error: 'Not ready: redis unreachable.',
-      status: 'error',
-      checks: { database: { status: 'up' }, redis: { status: 'down' } },
-    });
+    // Redis is optional (limits fall back to process memory): an outage must not take every pod
+    // out of the Service. It is reported, in the body and in the metrics.
+    const degraded = await probe(app.baseUrl, '/readyz');
+    expect(degraded.status).toBe(200);
+    expect(degraded.body).toEqual({ status: 'degraded', checks: { database: { status: 'up' }, redis: { status: 'down' } } });
+    expect(await dependenciesUp()).toEqual({ database: 1, redis: 0 });
     expect((await probe(app.baseUrl, '/healthz')).status).toBe(200);
     // Counters fall back to process memory: pushes are created and retrieved as usual.
     const api = client(app.baseUrl);
@@ -77,8 +83,16 @@ describe('readiness with Redis', () => {
     expect((await api.get(`/api/v2/pushes/${push.url_token}`, { 'x-passphrase': 'wrong' })).status).toBe(401);
     expect((await api.get(`/api/v2/pushes/${push.url_token}`, { 'x-passphrase': 'pw' })).body.payload).toBe('served without redis');
 
+    // A Redis that stops answering (a partition) is degraded too, within the check's bound.
     await redis.restore();
-    await eventually(async () => expect((await probe(app.baseUrl, '/readyz')).status).toBe(200));
+    await eventually(async () => expect((await probe(app.baseUrl, '/readyz')).body.status).toBe('ok'));
+    await redis.cut('blackhole');
+    const stalled = await probe(app.baseUrl, '/readyz');
+    expect([stalled.status, stalled.body.status]).toEqual([200, 'degraded']);
+
+    await redis.restore();
+    await eventually(async () => expect((await probe(app.baseUrl, '/readyz')).body).toEqual({ status: 'ok', checks: { database: { status: 'up' }, redis: { status: 'up' } } }));
+    expect(await dependenciesUp()).toEqual({ database: 1, redis: 1 });
   });
 });
 

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { MetricsModule } from '@app/metrics';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-// Terminus would log every failed probe (every few seconds during an outage); HealthService
-// logs only the transitions.
-@Module({ imports: [TerminusModule.forRoot({ logger: false })], controllers: [HealthController], providers: [HealthService] })
+// Terminus's indicators only: HealthService composes them and logs the transitions alone.
+@Module({ imports: [TerminusModule.forRoot({ logger: false }), MetricsModule], controllers: [HealthController], providers: [HealthService] })
 export class HealthModule {}

@@ -1,5 +1,6 @@
 /**
  * Probes for the orchestrator: /healthz (liveness: the process serves, nothing else is checked)
- * and /readyz (readiness: the database answers, and Redis when it is configured).
+ * and /readyz (readiness: the database answers; Redis, optional, is reported but never makes a
+ * pod unready).
  */
 export * from './health.module';
