@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { UsersService } from '@app/auth';
+import { SIGN_IN_LIMITS } from '@app/rate-limit';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -136,7 +137,7 @@ describe('pages over HTTP', () => {
     expect((await planted.get('/users/token', https)).location).toBe('/users/sign_in');
   });
 
-  it('locks an account after 10 failed sign-ins in a minute, on every replica (Redis), even for the right password', async () => {
+  it('locks an account, for the address that failed on it 10 times in a minute, on every replica (Redis), even for the right password', async () => {
     await first.service(UsersService).create('locked@example.com', 'the right password');
     for (let attempt = 0; attempt < 10; attempt++) {
       const app = attempt % 2 === 0 ? first : second;
@@ -148,6 +149,38 @@ describe('pages over HTTP', () => {
     expect(refused.html).toMatch(/Too many failed sign-in attempts\. Try again in \d+ seconds\./);
     // Another account from the same address is not locked by it.
     const other = await new Visitor(first.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: 'replicas@example.com', password: 'a long password' });
+    expect(other.status).toBe(303);
+  });
+
+  it('does not lock the owner out when another address fails on the account (10 a minute per account and address)', async () => {
+    await first.service(UsersService).create('targeted@example.com', 'the owner password');
+    const attacker = { 'x-forwarded-for': '198.51.100.66' };
+    for (let attempt = 0; attempt < SIGN_IN_LIMITS.accountFromAddress; attempt++) {
+      const failed = await new Visitor(first.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: 'targeted@example.com', password: `guess ${attempt}` }, attacker);
+      expect([attempt, failed.status]).toEqual([attempt, 401]);
+    }
+    const attackerAgain = await new Visitor(second.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: 'targeted@example.com', password: 'the owner password' }, attacker);
+    expect(attackerAgain.status).toBe(429);
+    const owner = await new Visitor(second.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: 'targeted@example.com', password: 'the owner password' }, { 'x-forwarded-for': '192.0.2.10' });
+    expect([owner.status, owner.location]).toEqual([303, '/users/token']);
+  });
+
+  it('stops a distributed attack on one account at 100 failures a minute, from any address', async () => {
+    await first.service(UsersService).create('distributed@example.com', 'the owner password');
+    const addresses = SIGN_IN_LIMITS.account / SIGN_IN_LIMITS.accountFromAddress;
+    await Promise.all(
+      Array.from({ length: addresses }, async (_, a) => {
+        const from = { 'x-forwarded-for': `198.51.100.${100 + a}` };
+        for (let attempt = 0; attempt < SIGN_IN_LIMITS.accountFromAddress; attempt++) {
+          const failed = await new Visitor(a % 2 ? first.baseUrl : second.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: 'distributed@example.com', password: `guess ${attempt}` }, from);
+          expect([a, attempt, failed.status]).toEqual([a, attempt, 401]);
+        }
+      }),
+    );
+    const owner = await new Visitor(first.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: 'distributed@example.com', password: 'the owner password' }, { 'x-forwarded-for': '192.0.2.20' });
+    expect(owner.status).toBe(429);
+    // Other accounts, from those very addresses, are not affected by it.
+    const other = await new Visitor(first.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: 'replicas@example.com', password: 'a long password' }, { 'x-forwarded-for': '198.51.100.100' });
     expect(other.status).toBe(303);
   });
 

@@ -2,13 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccountError, type AuthenticatedUser, type TokenSummary, UsersService } from '@app/auth';
 import { clientInfoOf, TooManyRequestsError } from '@app/common';
-import { FailedAttempts } from '@app/rate-limit';
+import { SignInAttempts } from '@app/rate-limit';
 import type { PageResult } from './page-responder';
 import { formField, PageSession } from './page-session';
 
-/** Failed sign-ins allowed per minute: for one account (guessing its password), and from one address (trying many). */
-const ACCOUNT_ATTEMPTS = 10;
-const ADDRESS_ATTEMPTS = 30;
 const SIGN_IN: PageResult = { redirect: '/users/sign_in', status: 303 };
 const TOKENS: PageResult = { redirect: '/users/token', status: 303 };
 
@@ -24,7 +21,7 @@ export class AccountPages {
   constructor(
     private readonly users: UsersService,
     private readonly session: PageSession,
-    private readonly attempts: FailedAttempts,
+    private readonly attempts: SignInAttempts,
   ) {}
 
   async signInForm(request: Request): Promise<PageResult> {
@@ -34,12 +31,12 @@ export class AccountPages {
   async signIn(request: Request, response: Response): Promise<PageResult> {
     this.session.checkCsrf(request);
     const email = field(request, 'email').trim().toLowerCase();
-    const keys = [`signin:account:${email}`, `signin:address:${clientInfoOf(request).ip}`];
-    const blockedFor = Math.max(await this.attempts.blockedFor(keys[0], ACCOUNT_ATTEMPTS), await this.attempts.blockedFor(keys[1], ADDRESS_ATTEMPTS));
+    const address = clientInfoOf(request).ip;
+    const blockedFor = await this.attempts.blockedFor(email, address);
     if (blockedFor > 0) throw new TooManyRequestsError('Too many failed sign-in attempts.', blockedFor);
     const user = await this.users.checkPassword(email, field(request, 'password'));
     if (!user) {
-      await Promise.all(keys.map((key) => this.attempts.recordFailure(key)));
+      await this.attempts.recordFailure(email, address);
       return signInPage(401, 'Incorrect email or password.', email);
     }
     await this.session.signIn(request, response, user);
