@@ -6,6 +6,9 @@
 #     scripts/validate-manifests.mjs (Kubernetes schemas via kubernetes-models,
 #     unknown fields, pod hardening, hook ordering);
 #   - negative cases that must fail (so the checks above are known to bite);
+#   - with the ingress on and no other values, the built server run with the rendered
+#     environment (scripts/check-chart-ingress.mjs): it trusts the ingress, /metrics is not
+#     routed by it, readiness ignores Redis;
 #   - the chart README documents every value.
 # Run from anywhere: bash scripts/check-chart.sh. Exits non-zero on any failure.
 set -euo pipefail
@@ -202,6 +205,22 @@ expect_in_render "files off: PWP__ENABLE_FILE_PUSHES=false, no volume, replicas 
   '(?s)^(?!.*(kind: PersistentVolumeClaim|/var/lib/pwpush|PWP__FILES__STORAGE)).*PWP__ENABLE_FILE_PUSHES: "false"\n' \
   present "${MIN[@]}" --set files.enabled=false --set replicaCount=3
 
+# Behind the ingress with no other values (README "Behind a proxy or ingress"): the pod trusts
+# the ingress, /metrics is not routed by it, readiness ignores Redis.
+INGRESS_ONLY=("${REQUIRED_SETS[@]}" --set ingress.enabled=true)
+expect_in_render "ingress on, no other values: TRUST_PROXY holds the cluster's private ranges and loopback" templates/configmap.yaml \
+  '(?m)^  TRUST_PROXY: 10\.0\.0\.0/8,172\.16\.0\.0/12,192\.168\.0\.0/16,127\.0\.0\.0/8,fc00::/7,::1$' present "${INGRESS_ONLY[@]}"
+expect_in_render "ingress on: /metrics has a container port of its own (METRICS_PORT)" templates/deployment.yaml \
+  '- name: metrics\n\s*containerPort: 9464\n(?s).*- name: METRICS_PORT\n(\s*#.*\n)*\s*value: "9464"\n' present "${INGRESS_ONLY[@]}"
+expect_in_render "ingress on: the Service exposes it under its own port name" templates/service.yaml \
+  '- name: metrics\n\s*port: 9464\n\s*targetPort: metrics\n' present "${INGRESS_ONLY[@]}"
+expect_in_render "ingress on: the Ingress routes to the http port only" templates/ingress.yaml \
+  '(?m)port:\n\s*(name: (?!http$)|number: )' absent "${INGRESS_ONLY[@]}"
+expect_in_render "ServiceMonitor scrapes the metrics port" templates/servicemonitor.yaml \
+  '- port: metrics\n\s*path: /metrics\n' present "${INGRESS_ONLY[@]}" --set metrics.serviceMonitor.enabled=true
+expect_in_render "network policy: the metrics port is open to the same peers as http" templates/networkpolicy.yaml \
+  '- port: http\n\s*protocol: TCP\n\s*- port: metrics\n' present "${INGRESS_ONLY[@]}" --set networkPolicy.enabled=true
+
 # ------------------------------------------------------------ must-fail cases
 
 section "negative cases (each must fail, for the stated reason)"
@@ -259,6 +278,10 @@ expect_render_failure "file settings are refused in config (the files block sets
 expect_render_failure "S3 credentials are refused in the ConfigMap" \
   "config.PWP__FILES__S3__SECRET_ACCESS_KEY is a secret setting" -f "$CHART/ci/minimal-values.yaml" \
   --set-string config.PWP__FILES__S3__SECRET_ACCESS_KEY=x
+expect_render_failure "metrics port on the HTTP port" \
+  "metrics.port must differ from containerPort" -f "$CHART/ci/minimal-values.yaml" --set metrics.port=5100
+expect_render_failure "schema: TRUST_PROXY holds addresses and ranges only" \
+  "app.trustProxy: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set-string app.trustProxy=ingress.internal
 expect_render_failure "metrics token without ServiceMonitor bearer token" \
   "bearerToken.enabled=true" -f "$CHART/ci/minimal-values.yaml" \
   --set metrics.serviceMonitor.enabled=true --set secrets.metricsToken=t
@@ -300,6 +323,25 @@ else
   cat "$WORK/lint-bad.log"
   fail "helm lint --strict failed on replicaCount: three, but not for its type"
 fi
+
+# ------------------------------------------------ the rendered chart, running
+
+# The built server run with the Deployment's environment, requests sent where the manifests route
+# them (scripts/check-chart-ingress.mjs): with the ingress on and no other values, and again with
+# the ServiceMonitor on. Builds dist/ when it is missing (npm test builds it in CI).
+section "ingress on, no other values: the server as the chart configures it"
+[[ -f dist/apps/api/src/main.js && -f dist/apps/cli/src/main.js ]] || npm run --silent build >/dev/null
+for extra in "" "metrics.serviceMonitor.enabled=true"; do
+  label="ingress on${extra:+, $extra}"
+  if ! render "${INGRESS_ONLY[@]}" ${extra:+--set "$extra"} >"$WORK/ingress.yaml" 2>"$WORK/render.err"; then
+    cat "$WORK/render.err"
+    fail "$label: render"
+  elif node scripts/check-chart-ingress.mjs "$WORK/ingress.yaml"; then
+    pass "$label: the pod trusts the ingress, /metrics is not routed, readiness ignores Redis"
+  else
+    fail "$label: the pod trusts the ingress, /metrics is not routed, readiness ignores Redis"
+  fi
+done
 
 # ------------------------------------------------------------------- docs
 
