@@ -8,7 +8,9 @@ import { startTestApp, type TestApp } from './support/test-app';
  */
 
 const auditIpOf = async (app: TestApp, urlToken: string) =>
-  (await app.query<{ ip: string }>('SELECT a.ip FROM audit_entries a JOIN pushes p ON p.id = a.push_id WHERE p.url_token = ?', [urlToken]))[0].ip;
+  (
+    await app.query<{ ip: string }>('SELECT a.ip FROM audit_entries a JOIN pushes p ON p.id = a.push_id WHERE p.url_token = ?', [urlToken])
+  )[0].ip;
 
 describe('trusted proxies', () => {
   let app: TestApp | undefined;
@@ -20,7 +22,11 @@ describe('trusted proxies', () => {
   it('believes the proxies in PWP__TRUSTED_PROXIES: the client in the audit log and the rate limits, the scheme and host in links', async () => {
     app = await startTestApp({ PWP__TRUSTED_PROXIES: '10.0.0.0/8 127.0.0.0/8', PWP__THROTTLING__MINUTE: '3' });
     const api = client(app.baseUrl);
-    const via = (clientIp: string) => ({ 'x-forwarded-for': clientIp, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'pwpush.example.com' });
+    const via = (clientIp: string) => ({
+      'x-forwarded-for': clientIp,
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'pwpush.example.com',
+    });
     const push = await api.createPush({ payload: 'behind the ingress' }, via('203.0.113.21'));
     expect(push.html_url).toBe(`https://pwpush.example.com/p/${push.url_token}/r`);
     expect(await auditIpOf(app, push.url_token)).toBe('203.0.113.21');
@@ -34,7 +40,10 @@ describe('trusted proxies', () => {
 
   it.each([['0.0.0.0/0'], ['::/0']])('starts with TRUST_PROXY=%s and believes every peer', async (ranges) => {
     app = await startTestApp({ TRUST_PROXY: ranges });
-    const push = await client(app.baseUrl).createPush({ payload: 'x' }, { 'x-forwarded-for': '198.51.100.4', 'x-forwarded-proto': 'https' });
+    const push = await client(app.baseUrl).createPush(
+      { payload: 'x' },
+      { 'x-forwarded-for': '198.51.100.4', 'x-forwarded-proto': 'https' },
+    );
     expect(push.html_url).toMatch(/^https:\/\//);
     expect(await auditIpOf(app, push.url_token)).toBe('198.51.100.4');
   });
@@ -47,7 +56,8 @@ describe('FORCE_SSL', () => {
   });
   afterAll(() => app.close({ drop: true }));
 
-  const send = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(`${app.baseUrl}${path}`, { redirect: 'manual', ...init });
+  const send = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    fetch(`${app.baseUrl}${path}`, { redirect: 'manual', ...init });
 
   it('redirects a GET or HEAD that came over plain http to the same URL over https', async () => {
     const headers = { 'x-forwarded-proto': 'http', 'x-forwarded-host': 'pwpush.example.com' };
@@ -86,7 +96,10 @@ describe('FORCE_SSL', () => {
   it('believes X-Forwarded-Proto only from a trusted proxy', async () => {
     const elsewhere = await startTestApp({ FORCE_SSL: 'true', TRUST_PROXY: '10.0.0.0/8' }, app.database);
     try {
-      const response = await fetch(`${elsewhere.baseUrl}/api/v2/version`, { redirect: 'manual', headers: { 'x-forwarded-proto': 'https' } });
+      const response = await fetch(`${elsewhere.baseUrl}/api/v2/version`, {
+        redirect: 'manual',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(response.status).toBe(301);
     } finally {
       await elsewhere.close();

@@ -49,7 +49,8 @@ export class HealthService {
 
   async ready(): Promise<Readiness> {
     const checks = await this.check();
-    if (checks.database?.status !== 'up') throw new ServiceUnavailableError('Not ready: database unreachable.', { status: 'error', checks });
+    if (checks.database?.status !== 'up')
+      throw new ServiceUnavailableError('Not ready: database unreachable.', { status: 'error', checks });
     return { status: Object.values(checks).every((check) => check.status === 'up') ? 'ok' : 'degraded', checks };
   }
 

@@ -28,7 +28,9 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     const port = this.settings.metricsPort ?? 0;
     await new Promise<void>((resolve, reject) => {
-      this.server.once('error', (error: Error & { code?: string }) => reject(new Error(`Cannot serve metrics on METRICS_PORT=${port} (${error.code ?? error.message}).`)));
+      this.server.once('error', (error: Error & { code?: string }) =>
+        reject(new Error(`Cannot serve metrics on METRICS_PORT=${port} (${error.code ?? error.message}).`)),
+      );
       this.server.listen(port, () => resolve());
     });
     new Logger('Metrics').log(`Serving /metrics on port ${this.port} (and not on PORT).`);
@@ -47,8 +49,10 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     response.setHeader('X-Content-Type-Options', 'nosniff');
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics') return json(response, 404, { error: 'not-found' });
-    if (request.method !== 'GET' && request.method !== 'HEAD') return json(response, 405, { error: 'Method not allowed.' }, { Allow: 'GET, HEAD' });
-    if (!this.token.accepts(request.headers.authorization)) return json(response, 401, { error: METRICS_TOKEN_REQUIRED }, { 'WWW-Authenticate': 'Bearer' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return json(response, 405, { error: 'Method not allowed.' }, { Allow: 'GET, HEAD' });
+    if (!this.token.accepts(request.headers.authorization))
+      return json(response, 401, { error: METRICS_TOKEN_REQUIRED }, { 'WWW-Authenticate': 'Bearer' });
     try {
       const body = await this.metrics.exposition();
       response.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE });
