@@ -105,6 +105,15 @@ describe('loadSettings', () => {
       expect(sut.kinds.text.expireAfterViews).toEqual({ default: 3, min: 1, max: 3 });
     });
 
+    it.each([
+      ['production', true],
+      ['development', false],
+      ['test', false],
+      [undefined, false],
+    ])('reads NODE_ENV=%s as production: %s', (value, production) => {
+      expect(loadSettings({ NODE_ENV: value, PWPUSH_MASTER_KEY: KEY }).production).toBe(production);
+    });
+
     it('refuses production without PWPUSH_MASTER_KEY before anything starts', () => {
       expect(() => loadSettings({ NODE_ENV: 'production' })).toThrow(/^Invalid setting PWPUSH_MASTER_KEY: required when NODE_ENV=production/);
       expect(loadSettings({ NODE_ENV: 'development' }).masterKey).toBeUndefined();
@@ -190,6 +199,10 @@ describe('loadSettings', () => {
       ['a TRUST_PROXY prefix too long', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
       ['a TRUST_PROXY with two prefixes', { TRUST_PROXY: '10.0.0.0/8/16' }, 'TRUST_PROXY'],
       ['a TRUST_PROXY with a bad entry among good ones', { TRUST_PROXY: '127.0.0.1,::1/129' }, 'TRUST_PROXY'],
+      // Anything but the three names would quietly run as development, each replica with its own generated key.
+      ['NODE_ENV=prod', { NODE_ENV: 'prod', PWPUSH_MASTER_KEY: KEY }, 'NODE_ENV'],
+      ['NODE_ENV=staging', { NODE_ENV: 'staging', PWPUSH_MASTER_KEY: KEY }, 'NODE_ENV'],
+      ['NODE_ENV=Production', { NODE_ENV: 'Production', PWPUSH_MASTER_KEY: KEY }, 'NODE_ENV'],
       ['a base URL that is not http(s)', { PWP__OVERRIDE_BASE_URL: 'ftp://pwpush.example.com' }, 'PWP__OVERRIDE_BASE_URL'],
       ['an unknown log level', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
       ['a size with an unknown unit', { PWP__FILES__MAX_FILE_SIZE: '100MB' }, 'PWP__FILES__MAX_FILE_SIZE'],

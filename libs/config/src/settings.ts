@@ -115,6 +115,8 @@ export class SettingsError extends Error {
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+/** Anything else (`prod`, `staging`) would quietly run as development: a generated key per replica. */
+const NODE_ENVS = new Set(['production', 'development', 'test']);
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 const MASTER_KEY = /^[0-9a-fA-F]{64}$/;
 const MINUTE_MS = 60_000;
@@ -142,7 +144,7 @@ export function loadSettings(env: Env): Settings {
   const read = new EnvReader(env);
   const dataDir = read.string('DATA_DIR', 'data');
   const settings: Settings = {
-    production: env.NODE_ENV === 'production',
+    production: read.optional('NODE_ENV', (v) => NODE_ENVS.has(v), 'must be production, development or test (unset: development)') === 'production',
     port: read.int('PORT', 5100, 0, 65535),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     database: read.database('DATABASE_URL', 'sqlite:data/pwpush.sqlite3'),
