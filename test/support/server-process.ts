@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -28,6 +29,9 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, NODE_ENV: 'test', PWP__THROTTLING__MINUTE: '1000000', PWP__THROTTLING__SECOND: '1000000', ...env };
 }
 
+/** A child's working directory: an empty one unless the test gives its own, so a .env in the checkout never reaches it. */
+const childCwd = (cwd: string | undefined): string => cwd ?? mkdtempSync(join(tmpdir(), 'pwpush-cwd-'));
+
 export interface ServerProcess {
   url: string;
   output(): string;
@@ -35,10 +39,11 @@ export interface ServerProcess {
 }
 
 /** Starts the built server and waits until it answers; fails with its output if it exits first. */
-export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, options: { timeoutMs?: number; cwd?: string } = {}): Promise<ServerProcess> {
   requireBuild();
+  const { timeoutMs = 30_000, cwd } = options;
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_MAIN], { env: childEnv({ PORT: String(port), ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SERVER_MAIN], { env: childEnv({ PORT: String(port), ...env }), cwd: childCwd(cwd), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -73,10 +78,15 @@ export interface RunResult {
 }
 
 /** Runs a built entry point to completion (a server expected to refuse to start, or the CLI). */
-export async function runNode(script: string, args: string[], env: Record<string, string>, options: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export async function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<RunResult> {
   requireBuild();
-  const { input, timeoutMs = 30_000 } = options;
-  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const { input, timeoutMs = 30_000, cwd } = options;
+  const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), cwd: childCwd(cwd), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   child.stdin?.end(input);
   let stdout = '';
   let stderr = '';

@@ -2,14 +2,16 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { loadSettings, readProcessEnv, SettingsError } from '@app/config';
+import pino from 'pino';
+import { describeStartupFailure, loadSettings, readProcessEnv, Settings } from '@app/config';
 import { AppModule } from './app.module';
 import { configureApp } from './configure-app';
 import { closeConnectionsWhenDraining } from './graceful-shutdown';
 
-async function bootstrap(): Promise<void> {
-  const settings = loadSettings(readProcessEnv());
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), { bodyParser: false, bufferLogs: true, abortOnError: false });
+async function bootstrap(settings: Settings): Promise<void> {
+  // Nest's own console logger never writes: its lines are held until configureApp installs the
+  // JSON logger and printed at listen, or dropped when the start fails (then failToStart says why, once).
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), { bodyParser: false, logger: false, bufferLogs: true, abortOnError: false });
   configureApp(app, settings);
   const connections = closeConnectionsWhenDraining(app.getHttpServer());
   await app.listen(settings.port);
@@ -36,9 +38,20 @@ async function shutdown(app: NestExpressApplication, timeoutMs: number, drain: (
   process.exit(0);
 }
 
-bootstrap().catch((error: unknown) => {
-  // Settings errors are the operator's to fix: one clear line, no stack trace.
-  const message = error instanceof SettingsError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`Failed to start: ${message}\n`);
+/**
+ * One line on stderr, a JSON log line like every other (pino's shape, level fatal), saying why in
+ * words and which setting to change; then exit code 1. Written synchronously, so exit loses nothing.
+ */
+function failToStart(error: unknown, settings?: Settings): never {
+  const logger = pino({ level: 'fatal' }, pino.destination({ fd: 2, sync: true }));
+  logger.fatal({ context: 'Startup' }, `Failed to start: ${describeStartupFailure(error, settings)}`);
   process.exit(1);
-});
+}
+
+let settings: Settings | undefined;
+try {
+  settings = loadSettings(readProcessEnv());
+} catch (error) {
+  failToStart(error);
+}
+bootstrap(settings).catch((error: unknown) => failToStart(error, settings));
