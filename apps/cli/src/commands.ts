@@ -10,14 +10,23 @@ import { CliModule } from './cli.module';
 /** A user mistake (bad argument, unknown user, ...): printed without a stack trace, exit code 2. */
 export class CommandError extends Error {}
 
-type Flags = Map<string, string>;
+/** A command's flags: each takes a value (`--email x` or `--email=x`) and is given at most once. */
+export interface Flag {
+  /** What the value is, as the help shows it: `<email>`. */
+  value: string;
+  doc: string;
+  required?: boolean;
+}
+
+export type FlagValues = Record<string, string | undefined>;
 
 export interface Command {
   summary: string;
-  required?: string[];
-  optional?: string[];
-  run(flags: Flags, settings: Settings): Promise<void>;
+  flags?: Record<string, Flag>;
+  run(flags: FlagValues, settings: Settings): Promise<void>;
 }
+
+const EMAIL: Flag = { value: '<email>', doc: "the user's email address", required: true };
 
 const print = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -64,40 +73,41 @@ export const COMMANDS: Record<string, Command> = {
       }),
   },
   'users:create': {
-    summary: '--email <email> [--password <pw>]: create a user; prints its first API token',
-    required: ['email'],
-    optional: ['password'],
+    summary: 'create a user; prints its first API token',
+    flags: {
+      email: EMAIL,
+      password: { value: '<password>', doc: 'a password for the pages (/users/sign_in); users:password reads it from standard input instead' },
+    },
     run: (flags, settings) =>
       withServices(settings, async (app) => {
-        print(await app.get(UsersService).create(flags.get('email')!, flags.get('password')));
+        print(await app.get(UsersService).create(flags.email!, flags.password));
       }),
   },
   'users:password': {
-    summary: '--email <email>: set or reset the password for the pages (/users/sign_in), read from standard input',
-    required: ['email'],
+    summary: 'set or reset the password for the pages (/users/sign_in), read from standard input',
+    flags: { email: EMAIL },
     run: (flags, settings) =>
       withServices(settings, async (app) => {
         // From stdin, so it is in no shell history and no process list.
         const password = (await readStdin()).replace(/\r?\n$/, '');
-        await app.get(UsersService).setPassword(flags.get('email')!, password);
-        print({ email: (await app.get(UsersService).find(flags.get('email')!)).email, password: 'set' });
+        await app.get(UsersService).setPassword(flags.email!, password);
+        print({ email: (await app.get(UsersService).find(flags.email!)).email, password: 'set' });
       }),
   },
   'users:token': {
-    summary: '--email <email> [--name <name>]: issue a new token (replaces the token of that name)',
-    required: ['email'],
-    optional: ['name'],
+    summary: 'issue a new token (replaces the token of that name)',
+    flags: { email: EMAIL, name: { value: '<name>', doc: 'the token\'s name (default: default)' } },
     run: (flags, settings) =>
       withServices(settings, async (app) => {
-        print(await app.get(UsersService).issueToken(flags.get('email')!, flags.get('name')));
+        print(await app.get(UsersService).issueToken(flags.email!, flags.name));
       }),
   },
   'users:revoke-tokens': {
-    summary: '--email <email>: revoke all of the user\'s tokens',
-    required: ['email'],
+    summary: "revoke all of the user's tokens",
+    flags: { email: EMAIL },
     run: (flags, settings) =>
       withServices(settings, async (app) => {
-        const email = flags.get('email')!;
+        const email = flags.email!;
         print({ email: (await app.get(UsersService).find(email)).email, revoked: await app.get(UsersService).revokeTokens(email) });
       }),
   },
@@ -106,22 +116,15 @@ export const COMMANDS: Record<string, Command> = {
     run: (_flags, settings) => withServices(settings, async (app) => (await app.get(UsersService).list()).forEach(print)),
   },
   'users:delete': {
-    summary: '--email <email>: expire the user\'s active pushes, remove the user and their tokens',
-    required: ['email'],
+    summary: "expire the user's active pushes, remove the user and their tokens",
+    flags: { email: EMAIL },
     run: (flags, settings) =>
       withServices(settings, async (app) => {
         const users = app.get(UsersService);
-        const user = await users.find(flags.get('email')!);
+        const user = await users.find(flags.email!);
         const expired = await app.get(PushesService).expireAllOwnedBy(user.id);
         await users.delete(user.email);
         print({ email: user.email, deleted: true, expired_pushes: expired });
       }),
   },
 };
-
-/** Checks the flags against the command's declaration before anything touches the database. */
-export function checkFlags(name: string, command: Command, flags: Flags): void {
-  const allowed = new Set([...(command.required ?? []), ...(command.optional ?? [])]);
-  for (const flag of flags.keys()) if (!allowed.has(flag)) throw new CommandError(`${name} does not take --${flag}.`);
-  for (const flag of command.required ?? []) if (!flags.get(flag)) throw new CommandError(`${name} needs --${flag}.`);
-}
