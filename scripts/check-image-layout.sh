@@ -11,7 +11,9 @@
 # the migration Job's CLI command, the server (DB_MIGRATE_ON_START=false as in
 # the chart), the HEALTHCHECK command, a create/retrieve, /readyz, version,
 # a CLI-created user's token, SIGTERM; then checks that nothing was written in
-# the app directory and that production refuses to start without a master key.
+# the app directory, that production refuses to start without a master key, and
+# that without DATABASE_URL (SQLite under the read-only app directory) it stops
+# with one line naming DATA_DIR and DATABASE_URL.
 # SQLite always; also a fresh MariaDB database when E2E_MYSQL_URL is set, and a
 # fresh PostgreSQL database when E2E_PG_URL is set.
 #
@@ -455,7 +457,7 @@ fi
 
 # ---------------------------------------------------------------- refusals and writes
 
-section "production without a master key; nothing written to the app directory"
+section "production without a master key, or without DATABASE_URL; nothing written to the app directory"
 
 new_runtmp
 set_env "PORT=$(free_port)" "DATABASE_URL=sqlite:$runtmp/pwpush.sqlite3" "DB_MIGRATE_ON_START=false" "TMPDIR=$runtmp"
@@ -465,6 +467,19 @@ if [[ $code != 0 && $code != 124 ]] && grep -q 'PWPUSH_MASTER_KEY' "$WORK/nokey.
   pass "without PWPUSH_MASTER_KEY the server refuses to start (exit $code): $(sed 's/\x1b\[[0-9;]*m//g' "$WORK/nokey.log" | grep -o -m1 'Invalid setting PWPUSH_MASTER_KEY[^)]*)' || true)"
 else
   fail "without PWPUSH_MASTER_KEY: exit $code (124 = still running after 30 s): $(tail -n 5 "$WORK/nokey.log")"
+fi
+
+# Without DATABASE_URL the default SQLite file (and DATA_DIR) is data/ under the read-only app
+# directory: one line on stderr (a JSON log line) naming both settings, exit 1, no stack trace.
+set_env "PORT=$(free_port)" "PWPUSH_MASTER_KEY=$MASTER_KEY" "TMPDIR=$runtmp"
+code=0
+as_app_within 30 node "$CMD_SCRIPT" >"$WORK/nodb.out" 2>"$WORK/nodb.err" || code=$?
+msg=$(json "$WORK/nodb.err" 'b.msg')
+if [[ $code == 1 && ! -s $WORK/nodb.out && $(wc -l <"$WORK/nodb.err") == 1 && $msg == *"Cannot create directory $APP/data (permission denied)"* &&
+  $msg == *"set DATA_DIR"* && $msg == *"set DATABASE_URL"* ]] && ! grep -q $'\x1b\|^ *at ' "$WORK/nodb.err"; then
+  pass "without DATABASE_URL: exit 1 with one line: $msg"
+else
+  fail "without DATABASE_URL: exit $code, stdout $(wc -c <"$WORK/nodb.out") bytes, stderr: $(head -c 600 "$WORK/nodb.err")"
 fi
 
 manifest >"$WORK/manifest.after"
