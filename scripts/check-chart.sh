@@ -136,6 +136,7 @@ expect_in_render() {
 }
 MIN=(-f "$CHART/ci/minimal-values.yaml")
 PROD=(-f "$CHART/ci/production-values.yaml")
+FILES_S3=(-f "$CHART/ci/files-s3-values.yaml")
 MIGRATE_ENV='name: DB_MIGRATE_ON_START\n(\s*#.*\n)*\s*value: '
 expect_in_render "migration hook on: the Deployment sets DB_MIGRATE_ON_START=false" templates/deployment.yaml \
   "${MIGRATE_ENV}\"false\"" present "${MIN[@]}"
@@ -144,7 +145,7 @@ expect_in_render "migration hook off: pods migrate at start-up (DB_MIGRATE_ON_ST
 expect_in_render "migration hook off: no Job" all \
   '(?m)^kind: Job$' absent "${MIN[@]}" --set migrations.enabled=false
 expect_in_render "existingSecret: the migration Job reads it directly" templates/migrations-job.yaml \
-  '(?m)name: pwpush-secrets$' present "${PROD[@]}"
+  '(?m)secretName: pwpush-secrets$' present "${PROD[@]}"
 expect_in_render "existingSecret: the chart renders no Secret" all \
   '(?m)^kind: Secret$' absent "${PROD[@]}"
 expect_in_render "HPA on: the Deployment leaves replicas to it" templates/deployment.yaml \
@@ -155,9 +156,35 @@ expect_in_render "a PostgreSQL URL (with sslmode) is accepted and lands in the S
   '(?m)^  DATABASE_URL: "cG9zdGdyZXM6Ly9wd3B1c2g6c2VjcmV0QHBvc3RncmVzOjU0MzIvcHdwdXNoP3NzbG1vZGU9cmVxdWlyZQ=="$' present "${MIN[@]}" \
   --set-string 'secrets.databaseUrl=postgres://pwpush:secret@postgres:5432/pwpush?sslmode=require'
 
+# Secret settings reach the app as files (<NAME>_FILE), never as environment values.
+secret_file_env() { printf '%s' "- name: ${1}_FILE\\n\\s*value: /run/secrets/pwpush/${1}\\n"; }
+secret_volume() { printf '%s' "- name: secrets\\n\\s*secret:\\n\\s*secretName: ${1}\\n(\\s*#.*\\n)?\\s*defaultMode: 288\\n\\s*items:\\n"; }
+SECRET_MOUNT='- name: secrets\n\s*mountPath: /run/secrets/pwpush\n\s*readOnly: true\n'
+expect_in_render "secrets as files: no secret value in any env (no secretKeyRef)" all \
+  'secretKeyRef' absent -f "$CHART/ci/servicemonitor-values.yaml"
+expect_in_render "secrets as files: the Deployment names each file with <NAME>_FILE" templates/deployment.yaml \
+  "$(secret_file_env DATABASE_URL)(.*\n)*\s*$(secret_file_env PWPUSH_MASTER_KEY)" present "${MIN[@]}"
+expect_in_render "secrets as files: the chart's Secret mounted read-only (0440) with one file per key" templates/deployment.yaml \
+  "(?s)${SECRET_MOUNT}.*$(secret_volume pwpush)\s*- key: DATABASE_URL\n\s*path: DATABASE_URL\n\s*- key: PWPUSH_MASTER_KEY\n\s*path: PWPUSH_MASTER_KEY\n(?!\s*- key:)" \
+  present "${MIN[@]}"
+expect_in_render "secrets as files: the migration Job mounts its hook copy of the Secret" templates/migrations-job.yaml \
+  "(?s)$(secret_file_env DATABASE_URL).*${SECRET_MOUNT}.*$(secret_volume pwpush-migrations)\s*- key: DATABASE_URL\n" present "${MIN[@]}"
+expect_in_render "secrets as files: optional settings only when given (chart Secret without them)" all \
+  'REDIS_URL|METRICS_TOKEN|PWPUSH_MASTER_KEY_PREVIOUS' absent "${MIN[@]}"
+expect_in_render "secrets as files: every optional setting given is a file (chart Secret)" templates/deployment.yaml \
+  "$(secret_file_env METRICS_TOKEN)(.*\n)*\s*$(secret_file_env PWPUSH_MASTER_KEY_PREVIOUS)(.*\n)*\s*$(secret_file_env PWP__FILES__S3__SECRET_ACCESS_KEY)\s*$(secret_file_env REDIS_URL)" \
+  present -f "$CHART/ci/servicemonitor-values.yaml"
+expect_in_render "existingSecret: its mapped keys become the settings' files" templates/deployment.yaml \
+  "(?s)$(secret_volume pwpush-secrets)\s*- key: database-url\n\s*path: DATABASE_URL\n\s*- key: master-key\n\s*path: PWPUSH_MASTER_KEY\n\s*- key: s3-access-key-id\n\s*path: PWP__FILES__S3__ACCESS_KEY_ID\n\s*- key: s3-secret-access-key\n\s*path: PWP__FILES__S3__SECRET_ACCESS_KEY\n\s*- key: REDIS_URL\n\s*path: REDIS_URL\n(?!\s*- key:)" \
+  present "${FILES_S3[@]}"
+expect_in_render "existingSecret: an optional key is read only when named (REDIS_URL named, the others not)" all \
+  "(?s)^(?!.*(METRICS_TOKEN|PWPUSH_MASTER_KEY_PREVIOUS)).*$(secret_file_env REDIS_URL)" present "${PROD[@]}"
+expect_in_render "existingSecret: the ServiceMonitor sends the key the app reads METRICS_TOKEN from" templates/servicemonitor.yaml \
+  '(?m)^\s*name: pwpush-secrets\n\s*key: metrics-token$' present "${PROD[@]}" \
+  --set secrets.existingSecretKeys.metricsToken=metrics-token --set metrics.serviceMonitor.enabled=true --set metrics.serviceMonitor.bearerToken.enabled=true
+
 # File attachments (files.*).
 FILES_LOCAL=(-f "$CHART/ci/files-local-values.yaml")
-FILES_S3=(-f "$CHART/ci/files-s3-values.yaml")
 DATA_MOUNT='- name: data\n\s*mountPath: /var/lib/pwpush\n'
 expect_in_render "files local (default): a PersistentVolumeClaim of 10Gi, kept on uninstall" templates/pvc.yaml \
   '(?s)kind: PersistentVolumeClaim\n.*helm.sh/resource-policy: keep\n.*storage: 10Gi' present "${MIN[@]}"
@@ -190,8 +217,8 @@ expect_in_render "files s3: storage amazon with bucket, endpoint, path style, pr
   present "${FILES_S3[@]}"
 expect_in_render "files s3: no volume and no PVC" all \
   '(?m)^kind: PersistentVolumeClaim$|mountPath: /var/lib/pwpush|DATA_DIR' absent "${FILES_S3[@]}"
-expect_in_render "files s3 + existingSecret: credentials from the mapped keys, optional" templates/deployment.yaml \
-  'name: PWP__FILES__S3__ACCESS_KEY_ID\n\s*valueFrom:\n\s*secretKeyRef:\n\s*name: pwpush-secrets\n\s*key: s3-access-key-id\n\s*optional: true\n\s*- name: PWP__FILES__S3__SECRET_ACCESS_KEY\n\s*valueFrom:\n\s*secretKeyRef:\n\s*name: pwpush-secrets\n\s*key: s3-secret-access-key\n\s*optional: true\n' \
+expect_in_render "files s3 + existingSecret: credentials from the mapped keys, as files" templates/deployment.yaml \
+  "$(secret_file_env PWP__FILES__S3__ACCESS_KEY_ID)\s*$(secret_file_env PWP__FILES__S3__SECRET_ACCESS_KEY)" \
   present "${FILES_S3[@]}"
 expect_in_render "files s3 + existingSecret: the migration Job gets the credentials too" templates/migrations-job.yaml \
   'key: s3-secret-access-key\n' present "${FILES_S3[@]}"
@@ -282,6 +309,17 @@ expect_render_failure "metrics port on the HTTP port" \
   "metrics.port must differ from containerPort" -f "$CHART/ci/minimal-values.yaml" --set metrics.port=5100
 expect_render_failure "schema: TRUST_PROXY holds addresses and ranges only" \
   "app.trustProxy: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set-string app.trustProxy=ingress.internal
+expect_render_failure "a secret's _FILE variable is refused in the ConfigMap too" \
+  "config.DATABASE_URL_FILE is a secret setting" -f "$CHART/ci/minimal-values.yaml" --set-string config.DATABASE_URL_FILE=/elsewhere
+expect_render_failure "existingSecret: one S3 credential key without the other" \
+  "secrets.existingSecretKeys.s3AccessKeyId and s3SecretAccessKey go together" -f "$CHART/ci/files-s3-values.yaml" \
+  --set secrets.existingSecretKeys.s3SecretAccessKey=
+expect_render_failure "schema: an existing Secret's key names are Secret key names" \
+  "secrets.existingSecretKeys.redisUrl: Does not match pattern" -f "$CHART/ci/production-values.yaml" \
+  --set-string 'secrets.existingSecretKeys.redisUrl=redis url'
+expect_render_failure "existingSecret: ServiceMonitor bearer token without the app's METRICS_TOKEN key" \
+  "bearerToken.enabled needs secrets.existingSecretKeys.metricsToken" -f "$CHART/ci/production-values.yaml" \
+  --set metrics.serviceMonitor.enabled=true --set metrics.serviceMonitor.bearerToken.enabled=true
 expect_render_failure "metrics token without ServiceMonitor bearer token" \
   "bearerToken.enabled=true" -f "$CHART/ci/minimal-values.yaml" \
   --set metrics.serviceMonitor.enabled=true --set secrets.metricsToken=t

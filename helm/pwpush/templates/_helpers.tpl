@@ -113,46 +113,62 @@ PWP__FILES__S3__SECRET_ACCESS_KEY: {{ . | b64enc | quote }}
 {{- end }}
 
 {{/*
-env entries for the secret settings, read from Secret .secretName.
-With existingSecret the optional keys are referenced with optional: true, so they
-are picked up when present; with the chart Secret only the keys it holds are listed.
-Call with (dict "ctx" $ "secretName" "...").
+Secret settings reach the app as files, never as environment values (which
+`kubectl describe`, /proc/<pid>/environ and child processes can show): the
+Secret's keys are mounted at "pwpush.secretsDir", one file per setting named
+after its variable, and the env names each file with <NAME>_FILE.
+"pwpush.secretKeys" maps each variable to its key in the Secret, for the keys it
+holds: the chart's Secret holds the values given; an existing Secret holds the
+two required keys and each optional key named in secrets.existingSecretKeys.
 */}}
-{{- define "pwpush.secretEnv" -}}
-{{- $v := .ctx.Values.secrets }}
-{{- $existing := ne $v.existingSecret "" }}
-{{- $keys := $v.existingSecretKeys }}
-- name: DATABASE_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ .secretName }}
-      key: {{ ternary $keys.databaseUrl "DATABASE_URL" $existing }}
-- name: PWPUSH_MASTER_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ .secretName }}
-      key: {{ ternary $keys.masterKey "PWPUSH_MASTER_KEY" $existing }}
-{{- $optional := dict "PWPUSH_MASTER_KEY_PREVIOUS" "masterKeyPrevious" "REDIS_URL" "redisUrl" "METRICS_TOKEN" "metricsToken" }}
-{{- if eq (include "pwpush.filesStorage" .ctx) "s3" }}
-{{- $_ := set $optional "PWP__FILES__S3__ACCESS_KEY_ID" "s3AccessKeyId" }}
-{{- $_ := set $optional "PWP__FILES__S3__SECRET_ACCESS_KEY" "s3SecretAccessKey" }}
+{{- define "pwpush.secretsDir" -}}
+/run/secrets/pwpush
 {{- end }}
-{{- range $env, $field := $optional }}
-{{- if $existing }}
-- name: {{ $env }}
-  valueFrom:
-    secretKeyRef:
-      name: {{ $.secretName }}
-      key: {{ get $keys $field }}
-      optional: true
+
+{{- define "pwpush.secretKeys" -}}
+{{- $v := .Values.secrets }}
+{{- $fields := dict "DATABASE_URL" "databaseUrl" "PWPUSH_MASTER_KEY" "masterKey" "PWPUSH_MASTER_KEY_PREVIOUS" "masterKeyPrevious" "REDIS_URL" "redisUrl" "METRICS_TOKEN" "metricsToken" }}
+{{- if eq (include "pwpush.filesStorage" .) "s3" }}
+{{- $_ := set $fields "PWP__FILES__S3__ACCESS_KEY_ID" "s3AccessKeyId" }}
+{{- $_ := set $fields "PWP__FILES__S3__SECRET_ACCESS_KEY" "s3SecretAccessKey" }}
+{{- end }}
+{{- $keys := dict }}
+{{- range $env, $field := $fields }}
+{{- if $v.existingSecret }}
+{{- with get $v.existingSecretKeys $field }}{{ $_ := set $keys $env . }}{{ end }}
 {{- else if get $v $field }}
-- name: {{ $env }}
-  valueFrom:
-    secretKeyRef:
-      name: {{ $.secretName }}
-      key: {{ $env }}
+{{- $_ := set $keys $env $env }}
 {{- end }}
 {{- end }}
+{{- toYaml $keys }}
+{{- end }}
+
+{{/* env entries: <NAME>_FILE for each secret setting the Secret holds. */}}
+{{- define "pwpush.secretEnv" -}}
+{{- range $env, $_ := include "pwpush.secretKeys" . | fromYaml }}
+- name: {{ $env }}_FILE
+  value: {{ include "pwpush.secretsDir" $ }}/{{ $env }}
+{{- end }}
+{{- end }}
+
+{{/* The Secret as a volume of those files. Call with (dict "ctx" $ "secretName" "..."). */}}
+{{- define "pwpush.secretVolume" -}}
+- name: secrets
+  secret:
+    secretName: {{ .secretName }}
+    # 0440: the files belong to the pod's group (podSecurityContext.fsGroup).
+    defaultMode: 288
+    items:
+      {{- range $env, $key := include "pwpush.secretKeys" .ctx | fromYaml }}
+      - key: {{ $key }}
+        path: {{ $env }}
+      {{- end }}
+{{- end }}
+
+{{- define "pwpush.secretVolumeMount" -}}
+- name: secrets
+  mountPath: {{ include "pwpush.secretsDir" . }}
+  readOnly: true
 {{- end }}
 
 {{/*
@@ -165,7 +181,7 @@ hook runs).
 {{- $secretKeys := list "DATABASE_URL" "PWPUSH_MASTER_KEY" "PWPUSH_MASTER_KEY_PREVIOUS" "REDIS_URL" "METRICS_TOKEN" "PWP__FILES__S3__ACCESS_KEY_ID" "PWP__FILES__S3__SECRET_ACCESS_KEY" }}
 {{- $fileKeys := include "pwpush.fileSettings" . | fromYaml }}
 {{- range $k, $_ := .Values.config }}
-{{- if has $k $secretKeys }}
+{{- if has (trimSuffix "_FILE" $k) $secretKeys }}
 {{- fail (printf "config.%s is a secret setting: set it under secrets (or in secrets.existingSecret), not in the ConfigMap" $k) }}
 {{- end }}
 {{- if hasKey $fileKeys $k }}
@@ -297,6 +313,10 @@ spread the files over pods that cannot see each other's. S3 has no such limit.
 {{- $_ := required "files.s3.bucket is required with files.storage=s3" .Values.files.s3.bucket }}
 {{- if and (not .Values.secrets.existingSecret) (ne (empty .Values.secrets.s3AccessKeyId) (empty .Values.secrets.s3SecretAccessKey)) }}
 {{- fail "secrets.s3AccessKeyId and secrets.s3SecretAccessKey go together: set both, or neither to use the AWS SDK default credential chain (e.g. IRSA via serviceAccount.annotations)" }}
+{{- end }}
+{{- $keys := .Values.secrets.existingSecretKeys }}
+{{- if and .Values.secrets.existingSecret (ne (empty $keys.s3AccessKeyId) (empty $keys.s3SecretAccessKey)) }}
+{{- fail "secrets.existingSecretKeys.s3AccessKeyId and s3SecretAccessKey go together: name both keys, or neither to use the AWS SDK default credential chain (e.g. IRSA via serviceAccount.annotations)" }}
 {{- end }}
 {{- end }}
 {{- end }}
