@@ -46,6 +46,8 @@ describe('describeStartupFailure', () => {
   it('names PORT when the port is taken', () => {
     const error = failure('listen EADDRINUSE: address already in use :::5100', { code: 'EADDRINUSE', syscall: 'listen', port: 5100 });
     expect(describeStartupFailure(error, sqlite)).toBe('Cannot listen on port 5100 (it is in use): set PORT to a free port.');
+    const metrics = failure('listen EADDRINUSE: address already in use :::9464', { code: 'EADDRINUSE', syscall: 'listen', port: 9464 });
+    expect(describeStartupFailure(metrics, { ...sqlite, metricsPort: 9464 })).toBe('Cannot listen on port 9464 (it is in use): set METRICS_PORT to a free port.');
   });
 
   it.each([

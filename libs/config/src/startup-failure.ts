@@ -77,7 +77,9 @@ export function describeStartupFailure(error: unknown, settings?: Settings): str
   const code = typeof failure.code === 'string' ? failure.code : undefined;
   const message = typeof failure.message === 'string' ? failure.message : '';
   if (failure.syscall === 'listen' && code !== undefined) {
-    return `Cannot listen on port ${settings?.port ?? String(failure.port)} (${LISTEN_REASONS.get(code) ?? code}): set PORT to a free port.`;
+    const port = typeof failure.port === 'number' ? failure.port : settings?.port;
+    const setting = port !== undefined && port === settings?.metricsPort ? 'METRICS_PORT' : 'PORT';
+    return `Cannot listen on port ${port} (${LISTEN_REASONS.get(code) ?? code}): set ${setting} to a free port.`;
   }
   if (typeof failure.path === 'string' && code !== undefined && FILE_REASONS.has(code)) {
     return describeFileFailure(failure.path, code, failure.syscall, settings);
