@@ -5,9 +5,10 @@
 //   node scripts/check-chart-ingress.mjs RENDERED.yaml
 //
 // The server gets the Deployment's own environment (its ConfigMap and the container's `value`
-// entries; the Secret's entries are stood in for: an SQLite database migrated by the CLI, as the
-// chart's hook Job does, a master key, and a REDIS_URL where nothing listens), with the
-// container's ports moved to free local ports. Requests come from 127.0.0.1, standing in for the
+// entries; the Secret's settings are stood in for: an SQLite database migrated by the CLI, as the
+// chart's hook Job does, a master key, and a REDIS_URL where nothing listens; those the chart
+// passes as files, <NAME>_FILE under the Secret's mount, are written to files of a local
+// directory and their paths moved there), with the container's ports moved to free local ports. Requests come from 127.0.0.1, standing in for the
 // ingress controller (whose cluster ranges the checks require in TRUST_PROXY), and go where the
 // manifests send them: Ingress backend -> Service port -> container port; ServiceMonitor (or the
 // Service's "metrics" port) -> container port; the probes' ports.
@@ -16,10 +17,10 @@
 // Secure cookies); /metrics is not reachable through the Ingress but is on the scrape port;
 // readiness answers 200 while Redis is unreachable. Prints PASS/FAIL lines; exit 1 on any FAIL.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
 
 const SERVER_MAIN = "dist/apps/api/src/main.js";
@@ -102,15 +103,37 @@ const local = new Map();
 for (const { containerPort: port } of container.ports) local.set(port, await freePort());
 const deadPort = await freePort(); // nothing listens there: a Redis outage
 const dataDir = mkdtempSync(join(tmpdir(), "pwpush-chart-"));
-const runEnv = {
-  PATH: process.env.PATH,
-  ...env,
-  PORT: String(local.get(httpPort)),
-  ...(env.METRICS_PORT === undefined ? {} : { METRICS_PORT: String(local.get(Number(env.METRICS_PORT))) }),
-  DATA_DIR: dataDir,
+const standIns = {
   DATABASE_URL: `sqlite:${join(dataDir, "pwpush.sqlite3")}`,
   PWPUSH_MASTER_KEY: "0".repeat(64),
   REDIS_URL: `redis://127.0.0.1:${deadPort}`,
+};
+// Where the container mounts a Secret: a <NAME>_FILE there gets the stand-in for NAME, locally.
+const volumes = new Map(deployment.spec.template.spec.volumes.map((v) => [v.name, v]));
+const secretMounts = (container.volumeMounts ?? []).filter((m) => volumes.get(m.name)?.secret).map((m) => m.mountPath);
+const secretsDir = mkdtempSync(join(tmpdir(), "pwpush-chart-secrets-"));
+const secretEnv = {};
+for (const [name, path] of Object.entries(env)) {
+  const mount = secretMounts.find((dir) => path.startsWith(`${dir}/`));
+  if (!name.endsWith("_FILE") || mount === undefined) continue;
+  const setting = name.slice(0, -"_FILE".length);
+  const standInFile = join(secretsDir, relative(mount, path));
+  writeFileSync(standInFile, `${standIns[setting] ?? ""}\n`);
+  secretEnv[name] = standInFile;
+  delete standIns[setting];
+}
+check(
+  "the Secret's settings reach the pod as files (DATABASE_URL_FILE, PWPUSH_MASTER_KEY_FILE), none as values",
+  ["DATABASE_URL", "PWPUSH_MASTER_KEY"].every((name) => secretEnv[`${name}_FILE`] && env[name] === undefined),
+);
+const runEnv = {
+  PATH: process.env.PATH,
+  ...env,
+  ...secretEnv,
+  ...standIns,
+  PORT: String(local.get(httpPort)),
+  ...(env.METRICS_PORT === undefined ? {} : { METRICS_PORT: String(local.get(Number(env.METRICS_PORT))) }),
+  DATA_DIR: dataDir,
 };
 const cli = (...args) => {
   const result = spawnSync(process.execPath, [CLI_MAIN, ...args], { env: runEnv, encoding: "utf8", timeout: 60_000 });
@@ -177,5 +200,6 @@ try {
     await exited;
   }
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(secretsDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
