@@ -1,4 +1,6 @@
-import { request as httpRequest } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { openApiValidator } from './support/openapi-validator';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -7,7 +9,8 @@ import { startTestApp, TestApp } from './support/test-app';
  * byte for byte: the headers it sends (its User-Agent, the Bearer header together with the legacy
  * X-User-Email/X-User-Token pair), JSON bodies as Python's json.dumps writes them, with the values
  * its config file gives (strings), `expire_after_duration` for the days it knows, and what it reads
- * from each answer (pwpush/api/client.py, endpoints.py, capabilities.py, commands/*.py).
+ * from each answer (pwpush/api/client.py, endpoints.py, capabilities.py, commands/*.py); then its
+ * legacy profile (API v1), which it takes on a server whose GET /api/v2/version is not a 200.
  */
 
 const USER_AGENT = 'pwpush-cli/0.16.0';
@@ -35,6 +38,83 @@ function pythonJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+interface Credentials {
+  token?: string;
+  email?: string;
+}
+
+/** client.py's build_auth_headers: the Bearer header, plus the legacy pair when an email is configured. */
+function buildAuthHeaders(credentials: Credentials): Record<string, string> {
+  if (!credentials.token) return {};
+  const headers: Record<string, string> = { Authorization: `Bearer ${credentials.token}` };
+  if (credentials.email) Object.assign(headers, { 'X-User-Email': credentials.email, 'X-User-Token': credentials.token });
+  return headers;
+}
+
+/** A body `requests` encodes with files= (and data=): multipart/form-data. */
+interface RequestsMultipart {
+  contentType: string;
+  body: Buffer;
+}
+
+interface CliRequestOptions {
+  json?: unknown;
+  multipart?: RequestsMultipart;
+  headers?: Record<string, string>;
+  /** Whether the answer is this service's, to be checked against openapi.json (a proxy's own answer is not). */
+  fromService?: boolean;
+}
+
+/** One request as `requests` sends it: its default headers, then the CLI's, then the body's. */
+async function cliRequest(baseUrl: string, method: string, path: string, options: CliRequestOptions = {}): Promise<CliAnswer> {
+  const body =
+    options.json !== undefined ? { contentType: 'application/json', body: Buffer.from(pythonJson(options.json)) } : options.multipart;
+  const headers: Record<string, string> = {
+    'User-Agent': USER_AGENT,
+    'Accept-Encoding': 'gzip, deflate',
+    Accept: '*/*',
+    Connection: 'keep-alive',
+    ...options.headers,
+    ...(body
+      ? { 'Content-Length': String(body.body.length), 'Content-Type': body.contentType }
+      : method === 'DELETE'
+        ? { 'Content-Length': '0' }
+        : {}),
+  };
+  const url = new URL(path, baseUrl);
+  const { res, text } = await new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => resolve({ res: answer, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body?.body);
+  });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const status = res.statusCode ?? 0;
+  const fetchHeaders = new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)]));
+  if (options.fromService ?? true) openApiValidator().assert({ method, path, status, headers: fetchHeaders, body: parsed, text });
+  return { status, headers: res.headers, text, body: parsed };
+}
+
+/** What the CLI prints for an answer that is not the one it wanted (error_json): body["error"], else the text. */
+const cliError = (answer: CliAnswer): string => (typeof answer.body?.error === 'string' ? answer.body.error : answer.text);
+
+/** capabilities.py's detect_api_profile: v2 when GET /api/v2/version answers 200 (only the Bearer header is sent). */
+async function detectApiProfile(baseUrl: string, token: string, fromService = true): Promise<'v2' | 'legacy'> {
+  const answer = await cliRequest(baseUrl, 'GET', '/api/v2/version', {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    fromService,
+  });
+  return answer.status === 200 ? 'v2' : 'legacy';
+}
+
 describe('the official CLI, pwpush-cli 0.16, against this service', () => {
   let app: TestApp;
   let token: string;
@@ -46,58 +126,10 @@ describe('the official CLI, pwpush-cli 0.16, against this service', () => {
   });
   afterAll(() => app.close({ drop: true }));
 
-  /** client.py's build_auth_headers: the Bearer header, plus the legacy pair when an email is configured. */
-  const authHeaders = (credentials: { token?: string; email?: string } = { token, email: EMAIL }): Record<string, string> => {
-    if (!credentials.token) return {};
-    const headers: Record<string, string> = { Authorization: `Bearer ${credentials.token}` };
-    if (credentials.email) Object.assign(headers, { 'X-User-Email': credentials.email, 'X-User-Token': credentials.token });
-    return headers;
-  };
+  const authHeaders = (credentials: Credentials = { token, email: EMAIL }) => buildAuthHeaders(credentials);
 
-  /** One request as `requests` sends it: its default headers, then the CLI's, then the body's. */
-  function send(method: string, path: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<CliAnswer> {
-    const body = options.json === undefined ? undefined : Buffer.from(pythonJson(options.json));
-    const headers: Record<string, string> = {
-      'User-Agent': USER_AGENT,
-      'Accept-Encoding': 'gzip, deflate',
-      Accept: '*/*',
-      Connection: 'keep-alive',
-      ...options.headers,
-      ...(body
-        ? { 'Content-Length': String(body.length), 'Content-Type': 'application/json' }
-        : method === 'DELETE'
-          ? { 'Content-Length': '0' }
-          : {}),
-    };
-    const url = new URL(path, app.baseUrl);
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(url, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = undefined;
-          }
-          const status = res.statusCode ?? 0;
-          const fetchHeaders = new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)]));
-          openApiValidator().assert({ method, path, status, headers: fetchHeaders, body: parsed, text });
-          resolve({ status, headers: res.headers, text, body: parsed });
-        });
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
-  /** capabilities.py's detect_api_profile: v2 when GET /api/v2/version answers 200 (only the Bearer header is sent). */
-  async function detectProfile(withToken = token): Promise<'v2' | 'legacy'> {
-    const answer = await send('GET', '/api/v2/version', { headers: withToken ? { Authorization: `Bearer ${withToken}` } : {} });
-    return answer.status === 200 ? 'v2' : 'legacy';
-  }
+  const send = (method: string, path: string, options: CliRequestOptions = {}) => cliRequest(app.baseUrl, method, path, options);
+  const detectProfile = (withToken = token) => detectApiProfile(app.baseUrl, withToken);
 
   /**
    * push.py's push_cmd + endpoints.py's adapt_text_payload_for_profile: the options it was given
@@ -133,9 +165,6 @@ describe('the official CLI, pwpush-cli 0.16, against this service', () => {
     const preview = await send('GET', `/api/v2/pushes/${create.body.url_token}/preview`, { headers: authHeaders(options.credentials) });
     return { create, preview };
   }
-
-  /** What the CLI prints for an answer that is not the one it wanted (error_json): body["error"], else the text. */
-  const cliError = (answer: CliAnswer): string => (typeof answer.body?.error === 'string' ? answer.body.error : answer.text);
 
   it('detects API v2 from the version endpoint, with or without a token, and logs in on the active list', async () => {
     expect(await detectProfile()).toBe('v2');
@@ -269,6 +298,325 @@ describe('the official CLI, pwpush-cli 0.16, against this service', () => {
     const anonymous = await send('GET', '/api/v2/pushes/active');
     expect(anonymous.status).toBe(401);
     expect(cliError(anonymous)).toMatch(/^Authentication required/);
+  });
+});
+
+/** As `dateutil.parser.isoparse` reads created_at (audit_cmd, list_cmd): ISO-8601 with a zone. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Python's str() of a form value: `requests` sends True/False for booleans. */
+const pythonStr = (value: unknown): string => (typeof value === 'boolean' ? (value ? 'True' : 'False') : String(value));
+
+/** client.py's _flatten_form_data (L99-111): `{"file_push": {"kind": "file"}}` → `file_push[kind]=file`, in insertion order. */
+const flattenFormData = (data: Record<string, Record<string, unknown>>): [string, string][] =>
+  Object.entries(data).flatMap(([wrapper, fields]) =>
+    Object.entries(fields).map(([name, value]): [string, string] => [`${wrapper}[${name}]`, pythonStr(value)]),
+  );
+
+/**
+ * urllib3's encode_multipart_formdata, as `requests` calls it for data= and files=: an unquoted
+ * 32-hex boundary, the data fields first, then the file with its basename and no Content-Type of
+ * its own (files= was given an open file, not a tuple with a type).
+ */
+function requestsMultipart(fields: [string, string][], file: { field: string; filename: string; bytes: Buffer }): RequestsMultipart {
+  const boundary = randomBytes(16).toString('hex');
+  const part = (disposition: string, data: Buffer) => [
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n`),
+    data,
+    Buffer.from('\r\n'),
+  ];
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: Buffer.concat([
+      ...fields.flatMap(([name, value]) => part(`name="${name}"`, Buffer.from(value))),
+      ...part(`name="${file.field}"; filename="${file.filename}"`, file.bytes),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]),
+  };
+}
+
+/**
+ * A server without API v2, as the CLI sees one: a reverse proxy in front of the app that answers
+ * `GET /api/v2/version` with 404 and forwards every other request and answer byte for byte (the
+ * headers as sent, Host included, so the app's URLs name the proxy).
+ */
+async function startWithoutV2(target: string): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const server = createServer((incoming, outgoing) => {
+    if (incoming.method === 'GET' && incoming.url?.split('?')[0] === '/api/v2/version') {
+      incoming.resume();
+      outgoing.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end('<h1>Not Found</h1>');
+      return;
+    }
+    const forwarded = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.rawHeaders },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The CLI's legacy profile (API v1), which it takes for any server whose `GET /api/v2/version` is
+ * not a 200 (capabilities.py L25-51): every call below goes through a proxy that hides that
+ * endpoint, exactly as the legacy profile sends it (endpoints.py L23-63: /p.json, /f.json,
+ * /p/:t/preview.json, /f/:t/preview.json, /p/:t.json, /p/:t/audit.json, /p/active.json).
+ * pwpush-cli @ ea820ab (0.16.6).
+ */
+describe("the official CLI's legacy profile (API v1), when the version endpoint is absent", () => {
+  let app: TestApp;
+  let server: { baseUrl: string; close(): Promise<void> };
+  let token: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ PWP__ENABLE_URL_PUSHES: undefined, PWP__ENABLE_QR_PUSHES: undefined, PWP__ENABLE_FILE_PUSHES: undefined });
+    token = await app.createUser(EMAIL);
+    server = await startWithoutV2(app.baseUrl);
+  });
+  afterAll(async () => {
+    await server.close();
+    await app.close({ drop: true });
+  });
+
+  const authHeaders = (credentials: Credentials = { token, email: EMAIL }) => buildAuthHeaders(credentials);
+  const send = (method: string, path: string, options: CliRequestOptions = {}) => cliRequest(server.baseUrl, method, path, options);
+
+  interface PushOptions {
+    secret: string;
+    kind?: 'text' | 'url' | 'qr';
+    days?: number | string;
+    views?: number | string;
+    note?: string;
+    name?: string;
+    deletable?: boolean | string;
+    retrievalStep?: boolean | string;
+    passphrase?: string;
+    /** The config file's account_id, which make_request adds beside the wrapper. */
+    accountId?: string;
+    credentials?: Credentials;
+  }
+
+  /**
+   * push.py's push_cmd on the legacy profile: `{"password": {...}}` unchanged (in push_cmd's order,
+   * L186-318; account_id beside it, __main__.py L361-370), `POST /p.json` for text, url and qr
+   * alike, nothing but 201 accepted, then `GET /p/:url_token/preview.json` and print body["url"]
+   * (L372-388).
+   */
+  async function pushText(options: PushOptions): Promise<{ create: CliAnswer; url: string }> {
+    const password: Record<string, unknown> = { kind: options.kind ?? 'text', payload: options.secret };
+    if (options.days !== undefined) password.expire_after_days = options.days;
+    if (options.note !== undefined) password.note = options.note;
+    if (options.name !== undefined) password.name = options.name;
+    if (options.views !== undefined) password.expire_after_views = options.views;
+    if (options.deletable !== undefined) password.deletable_by_viewer = options.deletable;
+    if (options.retrievalStep !== undefined) password.retrieval_step = options.retrievalStep;
+    if (options.passphrase !== undefined) password.passphrase = options.passphrase;
+    const json = options.accountId === undefined ? { password } : { password, account_id: options.accountId };
+    const create = await send('POST', '/p.json', { json, headers: authHeaders(options.credentials) });
+    expect(create.status).toBe(201);
+    const preview = await send('GET', `/p/${create.body.url_token}/preview.json`, { headers: authHeaders(options.credentials) });
+    expect(preview.status).toBe(200);
+    return { create, url: preview.body.url as string };
+  }
+
+  /** list_cmd's table (manage.py L289-302): every key it reads, with the arithmetic it does on them. */
+  function expectListed(rows: Record<string, unknown>[], urlToken: string): Record<string, unknown> {
+    const row = rows.find((push) => push.url_token === urlToken);
+    expect(row).toBeDefined();
+    expect(row).toEqual(
+      expect.objectContaining({
+        note: expect.any(String),
+        expire_after_views: expect.any(Number),
+        views_remaining: expect.any(Number),
+        expire_after_days: expect.any(Number),
+        days_remaining: expect.any(Number),
+        retrieval_step: expect.any(Boolean),
+        created_at: expect.stringMatching(ISO_8601),
+      }),
+    );
+    expect(row).toHaveProperty('deletable_by_viewer');
+    return row!;
+  }
+
+  it('takes the legacy profile when GET /api/v2/version is not a 200, and logs in on /p/active.json', async () => {
+    expect(await detectApiProfile(app.baseUrl, token)).toBe('v2');
+    expect(await detectApiProfile(server.baseUrl, token, false)).toBe('legacy');
+    expect(await detectApiProfile(server.baseUrl, '', false)).toBe('legacy');
+    // auth.py's login_cmd: validation_paths("legacy") starts with /p/active.json; the first answer that is not a 404 decides.
+    const login = await send('GET', '/p/active.json', { headers: authHeaders() });
+    expect(login.status).toBe(200);
+    expect(Array.isArray(login.body)).toBe(true);
+  });
+
+  it('refuses a wrong token with 401 and an error the CLI prints', async () => {
+    const wrong = authHeaders({ token: 'pwp_wrong', email: EMAIL });
+    for (const [method, path] of [
+      ['GET', '/p/active.json'],
+      ['GET', '/p/expired.json'],
+      ['POST', '/p.json'],
+    ]) {
+      const answer = await send(method, path, {
+        headers: wrong,
+        json: method === 'POST' ? { password: { kind: 'text', payload: 'x' } } : undefined,
+      });
+      expect([path, answer.status, cliError(answer)]).toEqual([path, 401, 'Invalid or revoked API token.']);
+    }
+  });
+
+  it('pushes text with every flag to /p.json (typed JSON) and prints the url of /p/:url_token/preview.json', async () => {
+    const { create, url } = await pushText({
+      secret: 'correct horse battery staple',
+      days: 2,
+      note: 'ticket #42',
+      name: 'db password',
+      views: 3,
+      deletable: true,
+      retrievalStep: true,
+      passphrase: 'open sesame',
+    });
+    const urlToken = create.body.url_token as string;
+    expect(url).toBe(`${server.baseUrl}/p/${urlToken}/r`);
+    expect(create.body).toMatchObject({
+      kind: 'text',
+      expire_after_days: 2,
+      expire_after_views: 3,
+      note: 'ticket #42',
+      name: 'db password',
+      deletable_by_viewer: true,
+      retrieval_step: true,
+      passphrase_protected: true,
+    });
+    const retrieved = await send('GET', `/p/${urlToken}.json?passphrase=open%20sesame`);
+    expect(retrieved.body).toMatchObject({ payload: 'correct horse battery staple', views_remaining: 2 });
+  });
+
+  it('pushes with the config file\'s strings ("10", "False", "True") and its account_id beside the wrapper', async () => {
+    const { create } = await pushText({ secret: 's', days: '10', views: '4', deletable: 'False', retrievalStep: 'True', accountId: '3' });
+    expect(create.body).toMatchObject({ expire_after_days: 10, expire_after_views: 4, deletable_by_viewer: false, retrieval_step: true });
+  });
+
+  it('pushes a URL and a QR code to /p.json, and anonymously when no token is configured', async () => {
+    const url = await pushText({ secret: 'https://example.com/reset?t=1', kind: 'url', retrievalStep: false });
+    expect(url.create.body).toMatchObject({ kind: 'url', deletable_by_viewer: null });
+    expect(url.url).toBe(`${server.baseUrl}/p/${url.create.body.url_token}`);
+    const qr = await pushText({ secret: 'WIFI:S:guest;T:WPA;P:hunter2;;', kind: 'qr', days: 7 });
+    expect(qr.create.body).toMatchObject({ kind: 'qr', expire_after_days: 7 });
+    const anonymous = await pushText({ secret: 'anonymous secret', days: 1, credentials: {} });
+    expect(anonymous.create.body).toMatchObject({ kind: 'text', expire_after_days: 1, name: '', note: '' });
+  });
+
+  it('pushes a file to /f.json as requests encodes it, prints /f/:url_token/preview.json; the recipient downloads it byte for byte; expire removes it', async () => {
+    const bytes = randomBytes(70_000);
+    // push_file_cmd's data (push.py L462-499: payload and kind first, then the options in its order), flags typed as Python gives them.
+    const data = {
+      file_push: {
+        payload: '',
+        kind: 'file',
+        expire_after_days: 3,
+        expire_after_views: 2,
+        deletable_by_viewer: false,
+        retrieval_step: false,
+        note: 'quarterly',
+        name: 'backup',
+      },
+    };
+    const multipart = requestsMultipart(flattenFormData(data), { field: 'file_push[files][]', filename: 'backup.txt', bytes });
+    const create = await send('POST', '/f.json', { multipart, headers: authHeaders() });
+    expect(create.status).toBe(201);
+    expect(create.body).toMatchObject({
+      kind: 'file',
+      expire_after_days: 3,
+      expire_after_views: 2,
+      deletable_by_viewer: false,
+      retrieval_step: false,
+      note: 'quarterly',
+      name: 'backup',
+    });
+    const urlToken = create.body.url_token as string;
+    const preview = await send('GET', `/f/${urlToken}/preview.json`, { headers: authHeaders() });
+    expect(preview).toMatchObject({ status: 200, body: { url: `${server.baseUrl}/p/${urlToken}` } });
+
+    // The recipient, without an account.
+    const retrieved = await send('GET', `/f/${urlToken}.json`);
+    expect(retrieved.body.files).toEqual([expect.objectContaining({ filename: 'backup.txt', size: bytes.length })]);
+    const fileUrl = retrieved.body.files[0].url as string;
+    expect(fileUrl.startsWith(`${server.baseUrl}/`)).toBe(true);
+    const download = await fetch(fileUrl);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // manage.py's expire_cmd (L119-143) uses /p/:url_token.json for every kind and wants a 200.
+    const expire = await send('DELETE', `/p/${urlToken}.json`, { headers: authHeaders() });
+    expect(expire).toMatchObject({ status: 200, body: { url_token: urlToken, expired: true, deleted: true } });
+    expect((await fetch(fileUrl)).status).toBe(404);
+  });
+
+  it('expires a push with DELETE /p/:url_token.json (200, printed); a token it does not know is an error (404)', async () => {
+    const { create } = await pushText({ secret: 'to expire' });
+    const urlToken = create.body.url_token as string;
+    const expire = await send('DELETE', `/p/${urlToken}.json`, { headers: authHeaders() });
+    expect(expire).toMatchObject({ status: 200, body: { url_token: urlToken, expired: true, deleted: true } });
+    expect((await send('GET', `/p/${urlToken}.json`)).body).toMatchObject({ expired: true, payload: null });
+    const unknown = await send('DELETE', '/p/doesnotexist0000000000000.json', { headers: authHeaders() });
+    expect([unknown.status, cliError(unknown)]).toEqual([404, 'not-found']);
+  });
+
+  it('shows the audit log from /p/:url_token/audit.json with the views[] fields normalize_audit_events reads', async () => {
+    const { create } = await pushText({ secret: 'audited', views: 5 });
+    const urlToken = create.body.url_token as string;
+    expect((await send('GET', `/p/${urlToken}.json`)).body.payload).toBe('audited');
+    const audit = await send('GET', `/p/${urlToken}/audit.json`, { headers: authHeaders() });
+    expect(audit.status).toBe(200);
+    // "views" in the body is what makes normalize_audit_events (endpoints.py L154-179) read it as v1.
+    const views = audit.body.views as Record<string, unknown>[];
+    expect(views.map((event) => event.kind)).toEqual(['creation', 'view']);
+    for (const event of views) {
+      expect(event).toEqual(
+        expect.objectContaining({
+          ip: expect.any(String),
+          user_agent: USER_AGENT,
+          referrer: expect.any(String),
+          created_at: expect.stringMatching(ISO_8601),
+        }),
+      );
+    }
+  });
+
+  it('lists active and expired pushes from /p/active.json and /p/expired.json with every key list_cmd reads', async () => {
+    const { create } = await pushText({ secret: 'listed', views: 2, days: 3 });
+    const urlToken = create.body.url_token as string;
+    const active = await send('GET', '/p/active.json', { headers: authHeaders() });
+    expect(active.status).toBe(200);
+    const row = expectListed(active.body as Record<string, unknown>[], urlToken);
+    expect(row).toMatchObject({
+      note: '',
+      expire_after_views: 2,
+      views_remaining: 2,
+      expire_after_days: 3,
+      days_remaining: 3,
+      retrieval_step: true,
+    });
+
+    expect((await send('DELETE', `/p/${urlToken}.json`, { headers: authHeaders() })).status).toBe(200);
+    const expired = await send('GET', '/p/expired.json', { headers: authHeaders() });
+    expect(expired.status).toBe(200);
+    expect(expectListed(expired.body as Record<string, unknown>[], urlToken)).toMatchObject({
+      expire_after_views: 2,
+      expire_after_days: 3,
+    });
   });
 });
 
