@@ -75,10 +75,12 @@ describe('API v1', () => {
       expect(created.body).not.toHaveProperty('payload');
       expect(created.headers.get('deprecation')).toMatch(/^@\d+$/);
       const urlToken = created.body.url_token as string;
+      // v1's json_url is the reference's: this push's v1 route.
+      expect(created.body.json_url).toBe(`${app.baseUrl}/p/${urlToken}.json`);
 
       expect(await api.get(`/p/${urlToken}/preview.json`)).toMatchObject({ status: 200, body: { url: `${app.baseUrl}/p/${urlToken}` } });
       const viewed = await api.get(`/p/${urlToken}.json`);
-      expect(viewed).toMatchObject({ status: 200, body: { payload: `v1 ${encoding}`, views_remaining: 2, expired: false } });
+      expect(viewed).toMatchObject({ status: 200, body: { payload: `v1 ${encoding}`, views_remaining: 2, expired: false, json_url: `${app.baseUrl}/p/${urlToken}.json` } });
       expect(viewed.headers.get('cache-control')).toBe('no-store');
 
       const audit = await api.get(`/p/${urlToken}/audit.json`, owner);
@@ -266,8 +268,8 @@ describe('API v1 turned off (PWP__API_V1__ENABLED=false)', () => {
       ['GET', '/p/active.json'],
       ['GET', '/r/expired.json'],
     ]) {
-      const answer = await fetch(`${app.baseUrl}${path}`, { method, headers, body: method === 'POST' ? JSON.stringify({ password: { payload: 'x' } }) : undefined });
-      expect([method, path, answer.status, await answer.json()]).toEqual([method, path, 404, { error: 'not-found' }]);
+      const answer = await request(app.baseUrl, method, path, { headers, body: method === 'POST' ? JSON.stringify({ password: { payload: 'x' } }) : undefined });
+      expect([method, path, answer.status, answer.body]).toEqual([method, path, 404, { error: 'not-found' }]);
     }
     expect((await api.get('/api/v1/version.json')).body).toMatchObject({ api_version: '1.5' });
     expect((await api.get(`/api/v2/pushes/${push.url_token}.json`)).body).toMatchObject({ payload: 'v2 only' });

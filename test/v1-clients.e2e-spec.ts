@@ -286,6 +286,9 @@ function passwordPush(json: Record<string, any>) {
     RetrievalStep: Boolean(json.retrieval_step),
     AccountId: int(json.account_id),
     UrlToken: String(json.url_token ?? ''),
+    // L44-46: the page links, derived from json_url by dropping `.json`.
+    LinkDirect: String(json.json_url ?? '').replace('.json', ''),
+    LinkRetrievalStep: `${String(json.json_url ?? '').replace('.json', '')}/r`,
     Files: (json.files as { filename: string; content_type: string; url: string }[] | undefined)?.length ? json.files : undefined,
   };
 }
@@ -404,6 +407,9 @@ describe('PowerShell: adamburley/PassPushPosh', () => {
       ExpireAfterViews: 12,
       ViewsRemaining: 12,
       DateExpired: 0,
+      // v1's json_url is the reference's ({base}/p/{url_token}.json), so the links it derives are the pages.
+      LinkDirect: `${app.baseUrl}/p/${created.url_token}`,
+      LinkRetrievalStep: `${app.baseUrl}/p/${created.url_token}/r`,
     });
     const link = await call('GET', `p/${created.url_token}/preview.json`, bearer);
     expect(link.status).toBe(200);

@@ -201,7 +201,7 @@ export interface paths {
         /**
          * Create a push (`/f.json`)
          * @deprecated
-         * @description A file push: files as `file_push[files][]` parts (or base64 in JSON). Needs an API token. The body wraps the push in `file_push`, as JSON, form fields (`file_push[payload]`, ...) or multipart (`file_push[files][]`). Replaced by `POST /api/v2/pushes`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description A file push: files as `file_push[files][]` parts (or base64 in JSON). Needs an API token. The body wraps the push in `file_push`, as JSON, form fields (`file_push[payload]`, ...) or multipart (`file_push[files][]`). Replaced by `POST /api/v2/pushes`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         post: operations["v1CreateFilePush"];
         delete?: never;
@@ -220,7 +220,7 @@ export interface paths {
         /**
          * The caller's active pushes
          * @deprecated
-         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1ListActivePushesF"];
         put?: never;
@@ -241,7 +241,7 @@ export interface paths {
         /**
          * The caller's expired pushes
          * @deprecated
-         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1ListExpiredPushesF"];
         put?: never;
@@ -262,7 +262,7 @@ export interface paths {
         /**
          * Retrieve a push (counts a view)
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1RetrievePushF"];
         put?: never;
@@ -270,7 +270,7 @@ export interface paths {
         /**
          * Expire a push now
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         delete: operations["v1DeletePushF"];
         options?: never;
@@ -288,7 +288,7 @@ export interface paths {
         /**
          * A push's audit log (owner only)
          * @deprecated
-         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1GetPushAuditF"];
         put?: never;
@@ -309,7 +309,7 @@ export interface paths {
         /**
          * A push's secret URL, without counting a view
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1PreviewPushF"];
         put?: never;
@@ -332,7 +332,7 @@ export interface paths {
         /**
          * Create a push (`/p.json`)
          * @deprecated
-         * @description A text, URL or QR push (`kind`), or a file push when `files` is given (whatever `kind` says), which needs an API token. Any origin may call it (CORS), as in the reference. The body wraps the push in `password`, as JSON, form fields (`password[payload]`, ...) or multipart (`password[files][]`). Replaced by `POST /api/v2/pushes`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description A text, URL or QR push (`kind`), or a file push when `files` is given (whatever `kind` says), which needs an API token. Any origin may call it (CORS), as in the reference. The body wraps the push in `password`, as JSON, form fields (`password[payload]`, ...) or multipart (`password[files][]`). Replaced by `POST /api/v2/pushes`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         post: operations["v1CreatePush"];
         delete?: never;
@@ -351,7 +351,7 @@ export interface paths {
         /**
          * The caller's active pushes
          * @deprecated
-         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1ListActivePushes"];
         put?: never;
@@ -372,7 +372,7 @@ export interface paths {
         /**
          * The caller's expired pushes
          * @deprecated
-         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1ListExpiredPushes"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         /**
          * Retrieve a push (counts a view)
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1RetrievePush"];
         put?: never;
@@ -401,7 +401,7 @@ export interface paths {
         /**
          * Expire a push now
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         delete: operations["v1DeletePush"];
         options?: never;
@@ -419,7 +419,7 @@ export interface paths {
         /**
          * A push's audit log (owner only)
          * @deprecated
-         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1GetPushAudit"];
         put?: never;
@@ -440,7 +440,7 @@ export interface paths {
         /**
          * A push's secret URL, without counting a view
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1PreviewPush"];
         put?: never;
@@ -463,7 +463,7 @@ export interface paths {
         /**
          * Create a push (`/r.json`)
          * @deprecated
-         * @description A URL push: `payload` is the URL. Needs an API token. The body wraps the push in `url`, as JSON, form fields (`url[payload]`, ...) or multipart (`url[files][]`). Replaced by `POST /api/v2/pushes`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description A URL push: `payload` is the URL. Needs an API token. The body wraps the push in `url`, as JSON, form fields (`url[payload]`, ...) or multipart (`url[files][]`). Replaced by `POST /api/v2/pushes`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         post: operations["v1CreateUrlPush"];
         delete?: never;
@@ -482,7 +482,7 @@ export interface paths {
         /**
          * The caller's active pushes
          * @deprecated
-         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/active`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1ListActivePushesR"];
         put?: never;
@@ -503,7 +503,7 @@ export interface paths {
         /**
          * The caller's expired pushes
          * @deprecated
-         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description Newest first, 50 per page; `[]` past the end (no Link header). The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/expired`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1ListExpiredPushesR"];
         put?: never;
@@ -524,7 +524,7 @@ export interface paths {
         /**
          * Retrieve a push (counts a view)
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. HEAD is refused (405): it would count a view. Replaced by `GET /api/v2/pushes/{url_token}`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1RetrievePushR"];
         put?: never;
@@ -532,7 +532,7 @@ export interface paths {
         /**
          * Expire a push now
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `DELETE /api/v2/pushes/{url_token}`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         delete: operations["v1DeletePushR"];
         options?: never;
@@ -550,7 +550,7 @@ export interface paths {
         /**
          * A push's audit log (owner only)
          * @deprecated
-         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description v2's entries under `views`. The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/audit`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1GetPushAuditR"];
         put?: never;
@@ -571,7 +571,7 @@ export interface paths {
         /**
          * A push's secret URL, without counting a view
          * @deprecated
-         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
+         * @description The same route answers under `/p`, `/f` and `/r` alike. Replaced by `GET /api/v2/pushes/{url_token}/preview`. Pushes carry v1's `json_url`: `{base}/p/{url_token}.json`. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1PreviewPushR"];
         put?: never;
@@ -2157,6 +2157,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The body or a file is over a limit. */
             413: {
                 headers: {
@@ -2252,6 +2263,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -2316,6 +2338,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -2390,7 +2423,7 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2477,7 +2510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2575,7 +2608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2637,7 +2670,7 @@ export interface operations {
                     "application/json": components["schemas"]["PreviewResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2715,6 +2748,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -2819,6 +2863,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -2883,6 +2938,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -2957,7 +3023,7 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3044,7 +3110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3142,7 +3208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3204,7 +3270,7 @@ export interface operations {
                     "application/json": components["schemas"]["PreviewResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3282,6 +3348,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -3386,6 +3463,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -3450,6 +3538,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -3524,7 +3623,7 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3611,7 +3710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3709,7 +3808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3771,7 +3870,7 @@ export interface operations {
                     "application/json": components["schemas"]["PreviewResponse"];
                 };
             };
-            /** @description No push has this token. */
+            /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */

@@ -28,7 +28,13 @@ const UNDER_EACH = 'The same route answers under `/p`, `/f` and `/r` alike.';
 const V1Operation = (operationId: string, summary: string, successor: string, more = '') =>
   applyDecorators(
     ApiTags(V1_TAG),
-    ApiOperation({ operationId, summary, deprecated: true, description: `${more}${more ? ' ' : ''}Replaced by \`${successor}\`. ${DEPRECATION}` }),
+    ApiOperation({
+      operationId,
+      summary,
+      deprecated: true,
+      description: `${more}${more ? ' ' : ''}Replaced by \`${successor}\`. Pushes carry v1's \`json_url\`: \`{base}/p/{url_token}.json\`. ${DEPRECATION}`,
+    }),
+    ApiNotFound('No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false).'),
   );
 
 const UrlToken = () => ApiParam({ name: 'url_token', description: "The push's token.", schema: { type: 'string' } });
@@ -77,7 +83,6 @@ export const ApiV1Retrieve = () =>
     ApiOptionalAuthentication(),
     ApiJsonResponse(200, { type: RetrievedPushResponseDto, description: 'The push with its payload (null once expired).' }),
     ApiPassphraseOrCredential('The passphrase is missing or wrong (with `message`), or the API token sent is not valid.'),
-    ApiNotFound(),
     ApiCommonFailures(),
   );
 
@@ -87,7 +92,6 @@ export const ApiV1Preview = () =>
     UrlToken(),
     ApiOptionalAuthentication(),
     ApiJsonResponse(200, { type: PreviewResponse, description: "The push's html_url." }),
-    ApiNotFound(),
     ApiCommonFailures(),
   );
 
@@ -100,7 +104,6 @@ export const ApiV1Audit = () =>
     ApiErrorResponse(400, 'The page parameter is not an integer from 1 to 200.', { example: 'Invalid page parameter' }),
     ApiCredentialRefused(),
     ApiErrorResponse(403, 'The push belongs to someone else (or to nobody).', { example: "That push doesn't belong to you." }),
-    ApiNotFound(),
     ApiCommonFailures(),
   );
 
@@ -112,7 +115,6 @@ export const ApiV1Delete = () =>
     ApiJsonResponse(200, { type: PushResponseDto, description: 'The push, now expired and deleted (an expired push answers unchanged).' }),
     ApiPassphraseOrCredential('An anonymous caller may not delete this push, the API token sent is not valid, or a viewer gave a wrong passphrase (with `message`).'),
     ApiErrorResponse(403, 'The caller is authenticated but neither the owner nor allowed as a viewer.', { example: 'That push is not deletable by viewers.' }),
-    ApiNotFound(),
     ApiCommonFailures(),
   );
 
