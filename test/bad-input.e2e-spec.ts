@@ -11,6 +11,8 @@ import { startTestApp, type TestApp } from './support/test-app';
 const PUSH_MISSING = 'param is missing or the value is empty or invalid: push';
 const PAYLOAD_REQUIRED = 'Payload is required.';
 const TOO_DEEP = 'Malformed request body: nested more than 32 levels deep.';
+const UNSUPPORTED_TYPE = 'Unsupported Content-Type: send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.';
+const COMPRESSED = 'Compressed request bodies are not accepted: send the body without a Content-Encoding.';
 const TEXT_MAX = 1_048_576;
 
 interface Result {
@@ -95,21 +97,24 @@ const cases: Case[] = [
   ['whitespace-only JSON body', raw('  \n\t '), 400],
   ['JSON body not valid UTF-8', raw(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])), 400],
   ['JSON in latin1', raw('{"push":{"payload":"x"}}', { 'content-type': 'application/json; charset=latin1' }), 400, undefined, 'Malformed request body: unsupported charset (send UTF-8).'],
-  ['JSON with a bogus gzip Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'gzip' }), 400],
-  ['JSON with an unknown Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'bogus' }), 400, undefined, 'Malformed request body: unsupported Content-Encoding (send identity, gzip, deflate or br).'],
+  ['JSON with a bogus gzip Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'gzip' }), 415, undefined, COMPRESSED],
+  ['JSON with an unknown Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'bogus' }), 415, undefined, COMPRESSED],
+  ['JSON with Content-Encoding: identity (accepted)', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'identity' }), 201],
   ['JSON 10,000 unclosed [', raw('['.repeat(10_000)), 400],
   ['JSON 10,000 balanced [ ] as the body', raw(nested(10_000, '[', ']', '')), 400, undefined, TOO_DEEP],
   ['JSON payload nested 10,000 [ deep', raw(`{"push":{"payload":${nested(10_000, '[', ']', '"x"')}}}`), 400, undefined, TOO_DEEP],
   ['JSON unknown key nested 10,000 { deep', raw(`{"push":{"payload":"x","junk":${nested(10_000, '{"a":', '}', '1')}}}`), 400, undefined, TOO_DEEP],
   ['JSON push nested 100,000 [ deep', raw(`{"push":${nested(100_000, '[', ']', '1')}}`), 400, undefined, TOO_DEEP],
   ['JSON unknown key nested 20 { deep (allowed)', raw(`{"push":{"payload":"x","junk":${nested(20, '{"a":', '}', '1')}}}`), 201, { kind: 'text' }],
-  ['body over the 16 MB limit', raw(JSON.stringify({ push: { payload: 'x'.repeat(17 * 1024 * 1024) } })), 413, undefined, 'Request body is too large (limit 16mb).'],
+  ['body over the 13 MiB limit', raw(JSON.stringify({ push: { payload: 'x'.repeat(13 * 1024 * 1024) } })), 413, undefined, 'Request body is too large (limit 13MiB).'],
 
-  // Content types
-  ['text/plain body', raw('{"push":{"payload":"x"}}', { 'content-type': 'text/plain' }), 400, undefined, PUSH_MISSING],
-  ['application/xml body', raw('<push><payload>x</payload></push>', { 'content-type': 'application/xml' }), 400, undefined, PUSH_MISSING],
-  ['no Content-Type', raw(Buffer.from('{"push":{"payload":"x"}}'), {}), 400, undefined, PUSH_MISSING],
-  ['octet-stream body', raw(Buffer.from('{"push":{"payload":"x"}}'), { 'content-type': 'application/octet-stream' }), 400, undefined, PUSH_MISSING],
+  // Content types: 415 before the body is read, naming the three it may have
+  ['text/plain body', raw('{"push":{"payload":"x"}}', { 'content-type': 'text/plain' }), 415, undefined, UNSUPPORTED_TYPE],
+  ['application/xml body', raw('<push><payload>x</payload></push>', { 'content-type': 'application/xml' }), 415, undefined, UNSUPPORTED_TYPE],
+  ['no Content-Type', raw(Buffer.from('{"push":{"payload":"x"}}'), {}), 415, undefined, UNSUPPORTED_TYPE],
+  ['octet-stream body', raw(Buffer.from('{"push":{"payload":"x"}}'), { 'content-type': 'application/octet-stream' }), 415, undefined, UNSUPPORTED_TYPE],
+  ['text/plain on API v1', { ...raw('{"password":{"payload":"x"}}', { 'content-type': 'text/plain' }), path: '/p.json' }, 415, undefined, UNSUPPORTED_TYPE],
+  ['an empty text/plain body (no body to refuse)', raw('', { 'content-type': 'text/plain' }), 400, undefined, PUSH_MISSING],
 
   // The push object
   ['push missing', json({ payload: 'x' }), 400, undefined, PUSH_MISSING],

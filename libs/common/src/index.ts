@@ -10,4 +10,5 @@ export * from './exception.filter';
 export * from './validation';
 export * from './paging';
 export * from './reveals-secret';
+export * from './request-bodies';
 export * from './openapi';
