@@ -329,6 +329,59 @@ describe('bad input', () => {
     });
   });
 
+  /** Type errors (the validation pipe's) and rule errors (the service's: required, ranges) come together, one message per field. */
+  describe('every invalid field at once', () => {
+    const expectFaults = (result: Result, messages: Record<string, string>) => {
+      expect({ status: result.status, errors: result.body.errors }).toEqual({ status: 422, errors: Object.fromEntries(Object.entries(messages).map(([f, m]) => [f, [m]])) });
+      expect(result.body.error).toBe(Object.values(messages)[0]);
+    };
+    const pushCount = async () => Number((await app.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM pushes'))[0].n);
+    let before: number;
+    beforeAll(async () => {
+      before = await pushCount();
+    });
+    const RANGES = { expire_after_days: 'Expire after days must be between 1 and 90.', expire_after_views: 'Expire after views must be between 1 and 100.' };
+
+    it('payload required, days and views out of range: all three in one 422', async () => {
+      expectFaults(await send(app.baseUrl, push({ expire_after_days: 91, expire_after_views: 0 })), { payload: PAYLOAD_REQUIRED, ...RANGES });
+    });
+
+    it('the same as a form body, and on API v1', async () => {
+      expectFaults(await send(app.baseUrl, form('push[expire_after_days]=91&push[expire_after_views]=0')), { payload: PAYLOAD_REQUIRED, ...RANGES });
+      const v1 = { ...json({ password: { expire_after_days: 91, expire_after_views: 0 } }), path: '/p.json' };
+      expectFaults(await send(app.baseUrl, v1), { payload: PAYLOAD_REQUIRED, ...RANGES });
+    });
+
+    it('type errors beside rule errors: each field once, with its first message', async () => {
+      const result = await send(app.baseUrl, push({ name: 'n'.repeat(256), retrieval_step: 'maybe', expire_after_days: 'soon', expire_after_views: 101 }));
+      // The type errors first, in the order of the fields' declaration, then the rules'.
+      expectFaults(result, {
+        expire_after_days: 'Expire after days must be an integer.',
+        retrieval_step: 'Retrieval step must be true or false.',
+        name: 'Name is too long (maximum is 255 characters).',
+        payload: PAYLOAD_REQUIRED,
+        expire_after_views: RANGES.expire_after_views,
+      });
+    });
+
+    it('a url push: its payload rule and a duration beside a range error', async () => {
+      expectFaults(await send(app.baseUrl, push({ kind: 'url', payload: 'ftp://x', expire_after_duration: 99, expire_after_views: 101 })), {
+        payload: 'Payload must be an absolute http or https URL.',
+        expire_after_duration: expect.stringMatching(/^Expire after duration must be one of /),
+        expire_after_views: RANGES.expire_after_views,
+      });
+    });
+
+    it('an unknown kind stops there: the rules of no kind can be judged', async () => {
+      expectFaults(await send(app.baseUrl, push({ kind: 'password', expire_after_views: 101 })), { kind: 'Kind must be one of text, file, url or qr.' });
+    });
+
+    // The fields at fault reach the service removed, with their errors: it must refuse the create all the same.
+    it('none of them created anything', async () => {
+      expect(await pushCount()).toBe(before);
+    });
+  });
+
   it('left no prototype polluted', () => {
     const probe = {} as Record<string, unknown>;
     expect([probe.payload, probe.push, probe.kind, probe.polluted]).toEqual([undefined, undefined, undefined, undefined]);

@@ -37,6 +37,30 @@ export class ValidationFailedError extends Error {
   }
 }
 
+/**
+ * Gathers a request's field errors, so that every field at fault is reported at once in one 422.
+ * A field already at fault (`files`, or `files.0.data` under it) keeps its first message.
+ */
+export class FieldFaults {
+  private readonly errors: FieldErrors;
+
+  constructor(initial: FieldErrors = {}) {
+    this.errors = { ...initial };
+  }
+
+  has(field: string): boolean {
+    return Object.keys(this.errors).some((key) => key === field || key.startsWith(`${field}.`));
+  }
+
+  add(field: string, message: string | undefined): void {
+    if (message !== undefined && !this.has(field)) this.errors[field] = [message];
+  }
+
+  throwIfAny(): void {
+    if (Object.keys(this.errors).length > 0) throw new ValidationFailedError(this.errors);
+  }
+}
+
 /** 401 for a protected push retrieved without the right passphrase. */
 export class PassphraseRequiredError extends Error {
   constructor() {
