@@ -34,6 +34,8 @@ interface Flood {
   name: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** Whether a 503 is retried after its Retry-After, as a well-behaved client does. */
+  retry?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ const largestJsonFile = () => Buffer.from(JSON.stringify({ push: { files: [{ fil
 /** A body at the old limit of any request with an Authorization header, valid or not (32 MiB). */
 const bogusLarge = () => Buffer.from(`{"push":{"payload":"${'x'.repeat(32 * MIB - 32)}"}}`);
 
-const FLOODS = ['text', 'gzip', 'bogus', 'bogusGzip', 'file'] as const;
+const FLOODS = ['text', 'textRetried', 'gzip', 'bogus', 'bogusGzip', 'file'] as const;
 
 function floods(token: string): Record<(typeof FLOODS)[number], Flood> {
   const json = { 'content-type': 'application/json' };
@@ -57,6 +59,7 @@ function floods(token: string): Record<(typeof FLOODS)[number], Flood> {
   const owner = { authorization: `Bearer ${token}` };
   return {
     text: { name: 'anonymous, the largest text create', headers: json, body: largestText() },
+    textRetried: { name: 'the same, each 503 retried after Retry-After', headers: json, body: largestText(), retry: true },
     gzip: { name: 'anonymous, gzip inflating to 16 MiB', headers: gzip, body: gzipBomb() },
     bogus: { name: 'bogus token, 32 MiB', headers: { ...json, ...bogus }, body: bogusLarge() },
     bogusGzip: { name: 'bogus token, gzip inflating to 16 MiB', headers: { ...gzip, ...bogus }, body: gzipBomb() },
@@ -64,17 +67,26 @@ function floods(token: string): Record<(typeof FLOODS)[number], Flood> {
   };
 }
 
-/** Sends one body whole (unless the server answers first and closes) and reports the status, or the error. */
-function send(url: string, flood: Flood): Promise<string> {
+/** Sends one body whole (unless the server answers first and closes) and reports the status, or the error, and the Retry-After. */
+function sendOnce(url: string, flood: Flood): Promise<[status: string, retryAfter: number]> {
   return new Promise((resolve) => {
     const req = httpRequest(`${url}/api/v2/pushes`, { method: 'POST', headers: { ...flood.headers, 'content-length': String(flood.body.length) } });
     req.once('response', (res) => {
       res.resume();
-      res.once('end', () => resolve(String(res.statusCode)));
+      res.once('end', () => resolve([String(res.statusCode), Number(res.headers['retry-after'] ?? 1)]));
     });
-    req.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    req.once('error', (error: NodeJS.ErrnoException) => resolve([error.code ?? 'error', 0]));
     req.end(flood.body);
   });
+}
+
+/** The final status of one client, and how many attempts it made. */
+async function send(url: string, flood: Flood): Promise<[status: string, attempts: number]> {
+  for (let attempts = 1; ; attempts++) {
+    const [status, retryAfter] = await sendOnce(url, flood);
+    if (status !== '503' || !flood.retry) return [status, attempts];
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+  }
 }
 
 const formatSize = (bytes: number) => (bytes < MIB ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / MIB).toFixed(2)} MiB`);
@@ -118,13 +130,15 @@ async function main(): Promise<void> {
       const idle = monitor.peak();
       progress(`${flood.name}: ${concurrency} × ${formatSize(flood.body.length)}`);
       const started = performance.now();
-      const statuses = await Promise.all(Array.from({ length: concurrency }, () => send(server.url, flood)));
+      const results = await Promise.all(Array.from({ length: concurrency }, () => send(server.url, flood)));
+      const statuses = results.map(([status]) => status);
+      const attempts = results.reduce((sum, [, n]) => sum + n, 0);
       const seconds = (performance.now() - started) / 1000;
       const survived = server.exitStatus() === undefined && (await alive(server.url));
       const peak = monitor.peak();
       const counts = new Map<string, number>();
       for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-      const answers = [...counts].sort().map(([status, n]) => `${n} × ${status}`).join(', ');
+      const answers = [...counts].sort().map(([status, n]) => `${n} × ${status}`).join(', ') + (flood.retry ? ` (${attempts} attempts)` : '');
       rows.push(
         `| ${flood.name} | ${formatSize(flood.body.length)} | ${answers} | ${seconds.toFixed(1)} s | ${Math.round(idle)} MB | ${Math.round(peak)} MB | ${survived ? 'yes' : `**no** (${server.exitStatus() ?? 'not answering'})`} |`,
       );

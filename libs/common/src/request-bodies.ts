@@ -109,7 +109,10 @@ export class RequestBodies {
     this.reserve(res, Math.min(declaredLength(req) ?? MULTIPART_FIELDS_BYTES, MULTIPART_FIELDS_BYTES));
     this.progressing.add(req);
     req.setTimeout(this.settings.http.requestTimeoutMs);
-    req.once('end', () => req.setTimeout(0));
+    // Once answered, the connection's keep-alive timeout has taken the socket's timer: left alone.
+    req.once('end', () => {
+      if (!res.writableFinished) req.setTimeout(0);
+    });
   }
 
   /** Holds `bytes` of the budget until the answer is sent; a 503 when they do not fit beside the bodies being read. */
