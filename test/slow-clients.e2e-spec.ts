@@ -12,6 +12,9 @@ import { startTestApp, type TestApp } from './support/test-app';
  * (headers) and 320 s (bodies), beyond the test's own timeout.
  */
 
+// Far above what these tests need with the settings below, far below what slow clients got before.
+jest.setTimeout(20_000);
+
 const HEADERS_TIMEOUT_MS = 500;
 const REQUEST_TIMEOUT_MS = 1_000;
 /** Far below the request timeout: a client that sends this often is making progress. */
