@@ -11,6 +11,8 @@ import { startTestApp, type TestApp } from './support/test-app';
 const PUSH_MISSING = 'param is missing or the value is empty or invalid: push';
 const PAYLOAD_REQUIRED = 'Payload is required.';
 const TOO_DEEP = 'Malformed request body: nested more than 32 levels deep.';
+const UNSUPPORTED_TYPE = 'Unsupported Content-Type: send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.';
+const COMPRESSED = 'Compressed request bodies are not accepted: send the body without a Content-Encoding.';
 const TEXT_MAX = 1_048_576;
 
 interface Result {
@@ -95,21 +97,24 @@ const cases: Case[] = [
   ['whitespace-only JSON body', raw('  \n\t '), 400],
   ['JSON body not valid UTF-8', raw(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])), 400],
   ['JSON in latin1', raw('{"push":{"payload":"x"}}', { 'content-type': 'application/json; charset=latin1' }), 400, undefined, 'Malformed request body: unsupported charset (send UTF-8).'],
-  ['JSON with a bogus gzip Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'gzip' }), 400],
-  ['JSON with an unknown Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'bogus' }), 400, undefined, 'Malformed request body: unsupported Content-Encoding (send identity, gzip, deflate or br).'],
+  ['JSON with a bogus gzip Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'gzip' }), 415, undefined, COMPRESSED],
+  ['JSON with an unknown Content-Encoding', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'bogus' }), 415, undefined, COMPRESSED],
+  ['JSON with Content-Encoding: identity (accepted)', raw('{"push":{"payload":"x"}}', { ...JSON_TYPE, 'content-encoding': 'identity' }), 201],
   ['JSON 10,000 unclosed [', raw('['.repeat(10_000)), 400],
   ['JSON 10,000 balanced [ ] as the body', raw(nested(10_000, '[', ']', '')), 400, undefined, TOO_DEEP],
   ['JSON payload nested 10,000 [ deep', raw(`{"push":{"payload":${nested(10_000, '[', ']', '"x"')}}}`), 400, undefined, TOO_DEEP],
   ['JSON unknown key nested 10,000 { deep', raw(`{"push":{"payload":"x","junk":${nested(10_000, '{"a":', '}', '1')}}}`), 400, undefined, TOO_DEEP],
   ['JSON push nested 100,000 [ deep', raw(`{"push":${nested(100_000, '[', ']', '1')}}`), 400, undefined, TOO_DEEP],
   ['JSON unknown key nested 20 { deep (allowed)', raw(`{"push":{"payload":"x","junk":${nested(20, '{"a":', '}', '1')}}}`), 201, { kind: 'text' }],
-  ['body over the 16 MB limit', raw(JSON.stringify({ push: { payload: 'x'.repeat(17 * 1024 * 1024) } })), 413, undefined, 'Request body is too large (limit 16mb).'],
+  ['body over the 13 MiB limit', raw(JSON.stringify({ push: { payload: 'x'.repeat(13 * 1024 * 1024) } })), 413, undefined, 'Request body is too large (limit 13MiB).'],
 
-  // Content types
-  ['text/plain body', raw('{"push":{"payload":"x"}}', { 'content-type': 'text/plain' }), 400, undefined, PUSH_MISSING],
-  ['application/xml body', raw('<push><payload>x</payload></push>', { 'content-type': 'application/xml' }), 400, undefined, PUSH_MISSING],
-  ['no Content-Type', raw(Buffer.from('{"push":{"payload":"x"}}'), {}), 400, undefined, PUSH_MISSING],
-  ['octet-stream body', raw(Buffer.from('{"push":{"payload":"x"}}'), { 'content-type': 'application/octet-stream' }), 400, undefined, PUSH_MISSING],
+  // Content types: 415 before the body is read, naming the three it may have
+  ['text/plain body', raw('{"push":{"payload":"x"}}', { 'content-type': 'text/plain' }), 415, undefined, UNSUPPORTED_TYPE],
+  ['application/xml body', raw('<push><payload>x</payload></push>', { 'content-type': 'application/xml' }), 415, undefined, UNSUPPORTED_TYPE],
+  ['no Content-Type', raw(Buffer.from('{"push":{"payload":"x"}}'), {}), 415, undefined, UNSUPPORTED_TYPE],
+  ['octet-stream body', raw(Buffer.from('{"push":{"payload":"x"}}'), { 'content-type': 'application/octet-stream' }), 415, undefined, UNSUPPORTED_TYPE],
+  ['text/plain on API v1', { ...raw('{"password":{"payload":"x"}}', { 'content-type': 'text/plain' }), path: '/p.json' }, 415, undefined, UNSUPPORTED_TYPE],
+  ['an empty text/plain body (no body to refuse)', raw('', { 'content-type': 'text/plain' }), 400, undefined, PUSH_MISSING],
 
   // The push object
   ['push missing', json({ payload: 'x' }), 400, undefined, PUSH_MISSING],
@@ -321,6 +326,59 @@ describe('bad input', () => {
       ['followed by a space', (t) => `${t}%20`],
     ])('GET the token %s → 404', async (_name, variant) => {
       expectAnswer(await send(app.baseUrl, call('GET', `${PUSHES}/${variant(exact)}`)), 404, undefined, 'not-found');
+    });
+  });
+
+  /** Type errors (the validation pipe's) and rule errors (the service's: required, ranges) come together, one message per field. */
+  describe('every invalid field at once', () => {
+    const expectFaults = (result: Result, messages: Record<string, string>) => {
+      expect({ status: result.status, errors: result.body.errors }).toEqual({ status: 422, errors: Object.fromEntries(Object.entries(messages).map(([f, m]) => [f, [m]])) });
+      expect(result.body.error).toBe(Object.values(messages)[0]);
+    };
+    const pushCount = async () => Number((await app.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM pushes'))[0].n);
+    let before: number;
+    beforeAll(async () => {
+      before = await pushCount();
+    });
+    const RANGES = { expire_after_days: 'Expire after days must be between 1 and 90.', expire_after_views: 'Expire after views must be between 1 and 100.' };
+
+    it('payload required, days and views out of range: all three in one 422', async () => {
+      expectFaults(await send(app.baseUrl, push({ expire_after_days: 91, expire_after_views: 0 })), { payload: PAYLOAD_REQUIRED, ...RANGES });
+    });
+
+    it('the same as a form body, and on API v1', async () => {
+      expectFaults(await send(app.baseUrl, form('push[expire_after_days]=91&push[expire_after_views]=0')), { payload: PAYLOAD_REQUIRED, ...RANGES });
+      const v1 = { ...json({ password: { expire_after_days: 91, expire_after_views: 0 } }), path: '/p.json' };
+      expectFaults(await send(app.baseUrl, v1), { payload: PAYLOAD_REQUIRED, ...RANGES });
+    });
+
+    it('type errors beside rule errors: each field once, with its first message', async () => {
+      const result = await send(app.baseUrl, push({ name: 'n'.repeat(256), retrieval_step: 'maybe', expire_after_days: 'soon', expire_after_views: 101 }));
+      // The type errors first, in the order of the fields' declaration, then the rules'.
+      expectFaults(result, {
+        expire_after_days: 'Expire after days must be an integer.',
+        retrieval_step: 'Retrieval step must be true or false.',
+        name: 'Name is too long (maximum is 255 characters).',
+        payload: PAYLOAD_REQUIRED,
+        expire_after_views: RANGES.expire_after_views,
+      });
+    });
+
+    it('a url push: its payload rule and a duration beside a range error', async () => {
+      expectFaults(await send(app.baseUrl, push({ kind: 'url', payload: 'ftp://x', expire_after_duration: 99, expire_after_views: 101 })), {
+        payload: 'Payload must be an absolute http or https URL.',
+        expire_after_duration: expect.stringMatching(/^Expire after duration must be one of /),
+        expire_after_views: RANGES.expire_after_views,
+      });
+    });
+
+    it('an unknown kind stops there: the rules of no kind can be judged', async () => {
+      expectFaults(await send(app.baseUrl, push({ kind: 'password', expire_after_views: 101 })), { kind: 'Kind must be one of text, file, url or qr.' });
+    });
+
+    // The fields at fault reach the service removed, with their errors: it must refuse the create all the same.
+    it('none of them created anything', async () => {
+      expect(await pushCount()).toBe(before);
     });
   });
 

@@ -1353,11 +1353,37 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body is over 16 MB (over PWP__FILES__MAX_JSON_BODY_SIZE for an authenticated create), a form has more than 100 fields, or a file is over a size limit. */
+            /** @description The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer. */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is over 13 MiB (room for the largest payload in any encoding; PWP__FILES__MAX_JSON_BODY_SIZE for the JSON of an authenticated create), a multipart body's fields are over 5 MiB together, a form has more than 100 fields, or a file is over a size limit. */
             413: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data` (or has no Content-Type), or is compressed (a `Content-Encoding` other than `identity`). Refused before it is read. */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The types a body may have (with an unsupported type). */
+                    "Accept-Post"?: string;
+                    /** @description `identity`: send the body uncompressed (with a compressed body). */
+                    "Accept-Encoding"?: "identity";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1388,7 +1414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. Also when the server is reading as many request bodies as it may hold at once (PWP__MAX_BODY_BYTES_IN_FLIGHT): this body was not read. */
             503: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2168,11 +2194,37 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer. */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The body or a file is over a limit. */
             413: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data` (or has no Content-Type), or is compressed (a `Content-Encoding` other than `identity`). Refused before it is read. */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The types a body may have (with an unsupported type). */
+                    "Accept-Post"?: string;
+                    /** @description `identity`: send the body uncompressed (with a compressed body). */
+                    "Accept-Encoding"?: "identity";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2203,7 +2255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. Also when the server is reading as many request bodies as it may hold at once (PWP__MAX_BODY_BYTES_IN_FLIGHT): this body was not read. */
             503: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2768,11 +2820,37 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer. */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The body or a file is over a limit. */
             413: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data` (or has no Content-Type), or is compressed (a `Content-Encoding` other than `identity`). Refused before it is read. */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The types a body may have (with an unsupported type). */
+                    "Accept-Post"?: string;
+                    /** @description `identity`: send the body uncompressed (with a compressed body). */
+                    "Accept-Encoding"?: "identity";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2803,7 +2881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. Also when the server is reading as many request bodies as it may hold at once (PWP__MAX_BODY_BYTES_IN_FLIGHT): this body was not read. */
             503: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3368,11 +3446,37 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer. */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The body or a file is over a limit. */
             413: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data` (or has no Content-Type), or is compressed (a `Content-Encoding` other than `identity`). Refused before it is read. */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The types a body may have (with an unsupported type). */
+                    "Accept-Post"?: string;
+                    /** @description `identity`: send the body uncompressed (with a compressed body). */
+                    "Accept-Encoding"?: "identity";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3403,7 +3507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. Also when the server is reading as many request bodies as it may hold at once (PWP__MAX_BODY_BYTES_IN_FLIGHT): this body was not read. */
             503: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */

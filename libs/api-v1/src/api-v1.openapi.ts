@@ -7,6 +7,9 @@ import {
   ApiNotFound,
   ApiServiceUnavailable,
   ApiTooManyRequests,
+  ApiBodyServiceUnavailable,
+  ApiBodyTimeout,
+  ApiUnsupportedBody,
   ApiValidationFailed,
   ErrorResponse,
   PassphraseErrorResponse,
@@ -71,9 +74,12 @@ export const ApiV1Create = (wrapper: keyof typeof CREATES) =>
     ApiJsonResponse(201, { type: OwnedPushResponse, description: 'The push, with its owner data and without the payload.' }),
     ApiErrorResponse(400, `The body cannot be read, or \`${wrapper}\` is missing or empty.`, { example: `param is missing or the value is empty or invalid: ${wrapper}` }),
     ApiCredentialRefused(),
-    ApiErrorResponse(413, 'The body or a file is over a limit.', { example: 'Request body is too large (limit 16mb).' }),
+    ApiErrorResponse(413, 'The body or a file is over a limit.', { example: 'Request body is too large (limit 13MiB).' }),
+    ApiBodyTimeout(),
+    ApiUnsupportedBody(),
     ApiValidationFailed(),
-    ApiCommonFailures(),
+    ApiTooManyRequests(),
+    ApiBodyServiceUnavailable(),
   );
 
 export const ApiV1Retrieve = () =>

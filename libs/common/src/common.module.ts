@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { Clock } from './clock';
 import { ApiExceptionFilter } from './exception.filter';
+import { RequestBodies } from './request-bodies';
 import { RevealsSecretGuard } from './reveals-secret';
 import { createValidationPipe } from './validation';
 
@@ -10,10 +11,11 @@ import { createValidationPipe } from './validation';
 @Module({
   providers: [
     Clock,
+    RequestBodies,
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_GUARD, useClass: RevealsSecretGuard },
   ],
-  exports: [Clock],
+  exports: [Clock, RequestBodies],
 })
 export class CommonModule {}

@@ -16,6 +16,16 @@ export class BadRequestError extends Error {}
 /** 413: the request body (or a file in it) is over a limit; refused while it streams in. */
 export class PayloadTooLargeError extends Error {}
 
+/** 415: a body in a type or a Content-Encoding this API does not read; `headers` say what it does read. */
+export class UnsupportedMediaTypeError extends Error {
+  constructor(
+    message: string,
+    readonly headers: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
 /** 422: the request is readable but breaks a rule; the first message doubles as `error`. */
 export class ValidationFailedError extends Error {
   constructor(readonly errors: FieldErrors) {
@@ -24,6 +34,30 @@ export class ValidationFailedError extends Error {
 
   static of(field: string, message: string): ValidationFailedError {
     return new ValidationFailedError({ [field]: [message] });
+  }
+}
+
+/**
+ * Gathers a request's field errors, so that every field at fault is reported at once in one 422.
+ * A field already at fault (`files`, or `files.0.data` under it) keeps its first message.
+ */
+export class FieldFaults {
+  private readonly errors: FieldErrors;
+
+  constructor(initial: FieldErrors = {}) {
+    this.errors = { ...initial };
+  }
+
+  has(field: string): boolean {
+    return Object.keys(this.errors).some((key) => key === field || key.startsWith(`${field}.`));
+  }
+
+  add(field: string, message: string | undefined): void {
+    if (message !== undefined && !this.has(field)) this.errors[field] = [message];
+  }
+
+  throwIfAny(): void {
+    if (Object.keys(this.errors).length > 0) throw new ValidationFailedError(this.errors);
   }
 }
 
@@ -57,11 +91,12 @@ export class TooManyRequestsError extends Error {
   }
 }
 
-/** 503: a dependency (the database, ...) cannot be reached; `details` are added to the body. */
+/** 503: a dependency (the database, ...) cannot be reached, or the server is full; `details` are added to the body. */
 export class ServiceUnavailableError extends Error {
   constructor(
     message = 'service-unavailable',
     readonly details: Record<string, unknown> = {},
+    readonly retryAfterSeconds = 5,
   ) {
     super(message);
   }

@@ -12,6 +12,7 @@ import {
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthenticatedError,
+  UnsupportedMediaTypeError,
   ValidationFailedError,
 } from './errors';
 
@@ -22,7 +23,7 @@ export interface ErrorBody {
   [key: string]: unknown;
 }
 
-/** Seconds a client should wait before retrying after a 503: about one readiness period. */
+/** Seconds a client should wait before retrying after a 503 of a dependency: about one readiness period. */
 const RETRY_UNAVAILABLE_AFTER = '5';
 
 const PASSPHRASE_MESSAGE = 'This push requires a passphrase. Provide it with the passphrase query parameter or the X-Passphrase header.';
@@ -78,8 +79,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return [HttpStatus.TOO_MANY_REQUESTS, { error: exception.message }, { 'Retry-After': String(exception.retryAfterSeconds) }];
     }
     if (exception instanceof ServiceUnavailableError) {
-      return [HttpStatus.SERVICE_UNAVAILABLE, { error: exception.message, ...exception.details }, { 'Retry-After': RETRY_UNAVAILABLE_AFTER }];
+      return [HttpStatus.SERVICE_UNAVAILABLE, { error: exception.message, ...exception.details }, { 'Retry-After': String(exception.retryAfterSeconds) }];
     }
+    if (exception instanceof UnsupportedMediaTypeError) return [HttpStatus.UNSUPPORTED_MEDIA_TYPE, { error: exception.message }, exception.headers];
     if (exception instanceof NotFoundException) return [HttpStatus.NOT_FOUND, { error: 'not-found' }, {}];
     if (exception instanceof HttpException) return this.fromHttpException(exception);
     if (logUnexpected(this.logger, exception, requestId) === 'unavailable') {

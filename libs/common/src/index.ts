@@ -1,6 +1,7 @@
 /**
  * Shared building blocks: the clock, domain errors and their HTTP mapping, validation
- * decorators, what we know about the calling client, and the shared OpenAPI vocabulary.
+ * decorators, what we know about the calling client, the shared OpenAPI vocabulary, and how
+ * request bodies are read (limits, the process's budget, the deadline).
  */
 export * from './clock';
 export * from './client-info';
@@ -10,4 +11,5 @@ export * from './exception.filter';
 export * from './validation';
 export * from './paging';
 export * from './reveals-secret';
+export * from './request-bodies';
 export * from './openapi';

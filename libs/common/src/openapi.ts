@@ -9,6 +9,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger';
 import type { FieldErrors } from './errors';
+import { BUSY, COMPRESSED, UNSUPPORTED_TYPE } from './request-bodies';
 
 /**
  * The OpenAPI vocabulary shared by every controller: the error bodies of the contract and
@@ -133,9 +134,42 @@ const RATE_LIMITED =
 export const ApiTooManyRequests = (description = RATE_LIMITED, examples?: Record<string, Example>) =>
   ApiErrorResponse(429, description, { headers: RETRY_AFTER_HEADER, examples });
 
+/** A body that did not arrive in time (RequestBodies' deadline); the connection is closed after the answer. */
+export const ApiBodyTimeout = () =>
+  ApiErrorResponse(
+    408,
+    'The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer.',
+    { example: 'Request timeout: the body did not arrive within 30000 ms.' },
+  );
+
+/** A body of another type than the three a create reads, or compressed: refused unread. */
+export const ApiUnsupportedBody = () =>
+  ApiErrorResponse(
+    415,
+    'The body is not `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data` (or has no Content-Type), or is compressed (a `Content-Encoding` other than `identity`). Refused before it is read.',
+    {
+      headers: {
+        'Accept-Post': header('The types a body may have (with an unsupported type).', { type: 'string' }, false),
+        'Accept-Encoding': header('`identity`: send the body uncompressed (with a compressed body).', { type: 'string', enum: ['identity'] }, false),
+      },
+      examples: {
+        type: { summary: 'Another Content-Type (`text/plain`), or none', value: { error: UNSUPPORTED_TYPE.message } },
+        compressed: { summary: 'Content-Encoding: gzip', value: { error: COMPRESSED.message } },
+      },
+    },
+  );
+
+const UNAVAILABLE = 'The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds.';
+
 /** The database (or another dependency) cannot be reached: nothing was done, try again. */
-export const ApiServiceUnavailable = () =>
-  ApiErrorResponse(503, 'The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds.', {
+export const ApiServiceUnavailable = () => ApiErrorResponse(503, UNAVAILABLE, { headers: RETRY_AFTER_HEADER, example: 'service-unavailable' });
+
+/** A route that reads a body: also a 503 when the process holds as many bodies as it may. */
+export const ApiBodyServiceUnavailable = () =>
+  ApiErrorResponse(503, `${UNAVAILABLE} Also when the server is reading as many request bodies as it may hold at once (PWP__MAX_BODY_BYTES_IN_FLIGHT): this body was not read.`, {
     headers: RETRY_AFTER_HEADER,
-    example: 'service-unavailable',
+    examples: {
+      unavailable: { summary: 'The database cannot be reached', value: { error: 'service-unavailable' } },
+      busy: { summary: 'Too many bodies at once', value: { error: BUSY } },
+    },
   });

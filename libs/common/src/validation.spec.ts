@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { parse } from 'node:querystring';
 import type { Type } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { IsInt, IsOptional, IsString, validateSync } from 'class-validator';
-import { characterCount, createValidationPipe, humanize, OptionalText } from './validation';
+import { plainToInstance, Type as TypeOf } from 'class-transformer';
+import { IsInt, IsObject, IsOptional, IsString, ValidateNested, validateSync } from 'class-validator';
+import { CarriesFieldErrors, characterCount, createValidationPipe, fieldErrorsOf, humanize, OptionalText } from './validation';
 
 describe('characterCount', () => {
   it('counts an astral character (one code point, two UTF-16 units) once', () => {
@@ -113,5 +113,45 @@ describe('createValidationPipe', () => {
   it('refuses an empty object every time when the class requires a field', async () => {
     const pipe = createValidationPipe();
     for (let i = 0; i < 2; i++) await expect(pipe.transform({}, query(Required))).rejects.toThrow('Name must be a string.');
+  });
+
+  describe('an input that carries its field errors to its service', () => {
+    class Input {
+      @IsOptional()
+      @IsInt({ message: 'Views must be an integer.' })
+      views?: number;
+
+      @OptionalText(3)
+      name?: string;
+
+      @IsOptional()
+      @IsString({ message: 'Note must be a string.' })
+      note?: string;
+    }
+    class Body {
+      @IsObject({ message: 'input is missing' })
+      @ValidateNested()
+      @TypeOf(() => Input)
+      @CarriesFieldErrors()
+      input!: Input;
+    }
+    const body = { type: 'body' as const, metatype: Body, data: undefined };
+
+    it('hands on the input without the fields at fault, with their errors', async () => {
+      const sut = (await createValidationPipe().transform({ input: { views: 'x', name: 'long', note: 'kept' } }, body)) as Body;
+      expect(Object.keys(sut.input)).toEqual(['note']);
+      expect(fieldErrorsOf(sut.input)).toEqual({ views: ['Views must be an integer.'], name: ['Name is too long (maximum is 3 characters).'] });
+      // A copy, as a controller may make, keeps them.
+      expect(fieldErrorsOf({ ...sut.input, kind: 'text' })).toEqual(fieldErrorsOf(sut.input));
+    });
+
+    it('hands on a valid input without errors', async () => {
+      const sut = (await createValidationPipe().transform({ input: { views: 2 } }, body)) as Body;
+      expect(fieldErrorsOf(sut.input)).toEqual({});
+    });
+
+    it('still refuses the body at once when the input itself is missing', async () => {
+      await expect(createValidationPipe().transform({}, body)).rejects.toThrow('input is missing');
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { applyDecorators, type ArgumentMetadata, type Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, ValidateBy, ValidationArguments } from 'class-validator';
-import { BadRequestError, FieldErrors, ValidationFailedError } from './errors';
+import { IsBoolean, IsInt, IsOptional, IsString, ValidateBy, ValidationArguments, type ValidatorOptions } from 'class-validator';
+import { BadRequestError, type FieldErrors, ValidationFailedError } from './errors';
 
 /** "expire_after_days" → "Expire after days", as the reference words its messages. */
 /** An absolute http(s) URL with a host: the only URLs a URL push may hold, and send anyone to. */
@@ -101,6 +101,46 @@ function collect(errors: ValidationError[], into: FieldErrors, prefix = ''): voi
   }
 }
 
+const CARRIES_FIELD_ERRORS = 'pwpush:carries-field-errors';
+const FIELD_ERRORS = Symbol('fieldErrors');
+
+/**
+ * Marks a nested input whose rules live in a service (a required field that depends on another,
+ * ranges that come from settings): its field errors (a wrong type, too long) are not thrown by the
+ * validation pipe but handed on to the service with the input, which adds those of its own rules
+ * and throws them all at once (see fieldErrorsOf), so that one 422 names every field at fault.
+ * The fields at fault are removed from the input; the service must start from fieldErrorsOf.
+ */
+export function CarriesFieldErrors(): PropertyDecorator {
+  return (target, property) => {
+    const carried = (Reflect.getMetadata(CARRIES_FIELD_ERRORS, target) as (string | symbol)[] | undefined) ?? [];
+    Reflect.defineMetadata(CARRIES_FIELD_ERRORS, [...carried, property], target);
+  };
+}
+
+/** The field errors the validation pipe left on an input marked with @CarriesFieldErrors (none when it is valid). */
+export function fieldErrorsOf(input: object): FieldErrors {
+  return (input as { [FIELD_ERRORS]?: FieldErrors })[FIELD_ERRORS] ?? {};
+}
+
+/**
+ * Hands the errors of inputs marked @CarriesFieldErrors on to their service, when they are the
+ * body's only errors: any other (a missing wrapper: a 400) is thrown as usual.
+ */
+function carryFieldErrors(body: object, errors: ValidationError[]): ValidationError[] {
+  const carried = new Set(Reflect.getMetadata(CARRIES_FIELD_ERRORS, body) as (string | symbol)[] | undefined);
+  if (errors.length === 0 || !errors.every((error) => carried.has(error.property) && !error.constraints && error.children?.length)) return errors;
+  for (const error of errors) {
+    const input = (body as Record<string, Record<string | symbol, unknown>>)[error.property];
+    const fieldErrors: FieldErrors = {};
+    collect(error.children!, fieldErrors);
+    for (const child of error.children!) delete input[child.property];
+    // Enumerable, so that a copy of the input (`{ ...input, kind }`) keeps its errors.
+    input[FIELD_ERRORS] = fieldErrors;
+  }
+  return [];
+}
+
 /**
  * Nest's ValidationPipe, with one shortcut: an empty object (the query of most GETs) validates
  * the same way every time, so each DTO class checks it once and then gets a fresh instance, as
@@ -109,6 +149,10 @@ function collect(errors: ValidationError[], into: FieldErrors, prefix = ''): voi
  */
 class ApiValidationPipe extends ValidationPipe {
   private readonly acceptsEmpty = new Set<Type>();
+
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    return carryFieldErrors(object, await super.validate(object, options));
+  }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const metatype = metadata.metatype;
@@ -132,7 +176,8 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,
-    // One message per field is enough; the first failing rule is the one to fix.
+    // One message per field is enough; the first failing rule is the one to fix. Every field is
+    // still checked, and the services add the fields their own rules find at fault (CarriesFieldErrors).
     stopAtFirstError: true,
     exceptionFactory: toApiError,
   });

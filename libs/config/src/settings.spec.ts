@@ -53,6 +53,15 @@ describe('loadSettings', () => {
       }
     });
 
+    it('waits 10 s for headers, 30 s for a body, keeps idle connections 65 s and reads 48 MiB of bodies at once', () => {
+      expect(sut.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxBodyBytesInFlight: 48 * 1024 * 1024 });
+    });
+
+    it('reads the HTTP timeouts and the body budget', () => {
+      const env = { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '120000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000', PWP__MAX_BODY_BYTES_IN_FLIGHT: '128MiB' };
+      expect(loadSettings(env).http).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 2000, maxBodyBytesInFlight: 128 * 1024 * 1024 });
+    });
+
     it('treats empty and blank values as unset', () => {
       expect(loadSettings({ PORT: '', PWP__ALLOW_ANONYMOUS: '   ', DATABASE_URL: '' })).toMatchObject({
         port: 5100,
@@ -209,6 +218,9 @@ describe('loadSettings', () => {
       ['a size of zero', { PWP__FILES__MAX_FILE_SIZE: '0' }, 'PWP__FILES__MAX_FILE_SIZE'],
       ['a push size under the file size', { PWP__FILES__MAX_FILE_SIZE: '10MiB', PWP__FILES__MAX_PUSH_SIZE: '5MiB' }, 'PWP__FILES__MAX_PUSH_SIZE'],
       ['a JSON body limit under 16MiB', { PWP__FILES__MAX_JSON_BODY_SIZE: '1MiB' }, 'PWP__FILES__MAX_JSON_BODY_SIZE'],
+      ['a body budget that is not a size', { PWP__MAX_BODY_BYTES_IN_FLIGHT: 'lots' }, 'PWP__MAX_BODY_BYTES_IN_FLIGHT'],
+      ['a headers timeout of 0 (none)', { HTTP_HEADERS_TIMEOUT_MS: '0' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+      ['a request timeout over an hour', { HTTP_REQUEST_TIMEOUT_MS: '3600001' }, 'HTTP_REQUEST_TIMEOUT_MS'],
       ['an unknown file storage', { PWP__FILES__STORAGE: 'google' }, 'PWP__FILES__STORAGE'],
       ['amazon storage without a bucket', { PWP__FILES__STORAGE: 'amazon' }, 'PWP__FILES__S3__BUCKET'],
       ['a bucket name with capitals', { PWP__FILES__STORAGE: 'amazon', PWP__FILES__S3__BUCKET: 'My_Bucket' }, 'PWP__FILES__S3__BUCKET'],

@@ -57,10 +57,23 @@ export interface FileSettings {
   storage: FileStorage;
 }
 
+/** How long the server waits for a client, and how much of request bodies it holds in memory at once. */
+export interface HttpSettings {
+  /** The request line and headers must have arrived within this. */
+  headersTimeoutMs: number;
+  /** A body read into memory must have arrived within this; a file upload may not pause longer than this. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open; above the proxy's own, so the proxy closes first. */
+  keepAliveTimeoutMs: number;
+  /** Most bytes of request bodies being read (and held) at once by the process; more get a 503. */
+  maxBodyBytesInFlight: number;
+}
+
 export interface Settings {
   production: boolean;
   port: number;
   shutdownTimeoutMs: number;
+  http: HttpSettings;
   database: DatabaseTarget;
   migrateOnStart: boolean;
   dataDir: string;
@@ -147,6 +160,7 @@ export function loadSettings(env: Env): Settings {
     production: read.optional('NODE_ENV', (v) => NODE_ENVS.has(v), 'must be production, development or test (unset: development)') === 'production',
     port: read.int('PORT', 5100, 0, 65535),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    http: readHttp(read),
     database: read.database('DATABASE_URL', 'sqlite:data/pwpush.sqlite3'),
     migrateOnStart: read.bool('DB_MIGRATE_ON_START', true),
     dataDir,
@@ -221,6 +235,20 @@ function readKind(read: EnvReader, prefix: string, enabled: boolean): KindSettin
 }
 
 const MIB = 1024 * 1024;
+
+/**
+ * The defaults fit an API behind a proxy: headers come at once, JSON bodies are at most a few MiB,
+ * the ingress (nginx keeps upstream connections 60 s) closes idle connections before we do, and
+ * the body budget keeps 100 concurrent maximum bodies within the chart's 512 MiB (see README, Body limits).
+ */
+function readHttp(read: EnvReader): HttpSettings {
+  return {
+    headersTimeoutMs: read.int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: read.int('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    keepAliveTimeoutMs: read.int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 600_000),
+    maxBodyBytesInFlight: read.bytes('PWP__MAX_BODY_BYTES_IN_FLIGHT', 48 * MIB, 1024, 64 * 1024 * MIB),
+  };
+}
 
 function readFiles(read: EnvReader, dataDir: string): FileSettings {
   const maxFileBytes = read.bytes('PWP__FILES__MAX_FILE_SIZE', 100 * MIB, 1, 64 * 1024 * MIB);

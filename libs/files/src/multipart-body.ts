@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { parse as parseFields } from 'qs';
 import { BadRequestError, PayloadTooLargeError } from '@app/common';
+import { formatBytes } from '@app/config';
 
 /** A file part, as it arrives: its stream must be consumed (or destroyed) for the body to go on. */
 export interface FilePart {
@@ -17,7 +18,7 @@ export interface FilePart {
 export interface MultipartOptions {
   /** Most non-file fields. */
   maxFields: number;
-  /** Longest field value, in bytes. */
+  /** Most bytes of all non-file fields together (names and values): they are held in memory, unlike files. */
   maxFieldBytes: number;
   /** Called for each file part in order; the body is read on only as the part's stream is consumed. */
   onFile(part: FilePart): Promise<void>;
@@ -44,6 +45,7 @@ export function readMultipartBody(request: IncomingMessage, options: MultipartOp
       return reject(new BadRequestError(MALFORMED));
     }
     const fields: string[] = [];
+    let fieldBytes = 0;
     const files: Promise<void>[] = [];
     let failure: unknown;
     const fail = (error: unknown): void => {
@@ -54,7 +56,10 @@ export function readMultipartBody(request: IncomingMessage, options: MultipartOp
       void Promise.allSettled(files).then(() => reject(error instanceof Error ? error : new Error('Reading the multipart body failed.')));
     };
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(new PayloadTooLargeError(`Request body has a form field over ${options.maxFieldBytes} bytes.`));
+      fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (info.valueTruncated || fieldBytes > options.maxFieldBytes) {
+        return fail(new PayloadTooLargeError(`Request body has form fields over ${formatBytes(options.maxFieldBytes)} in all.`));
+      }
       fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
     });
     parser.on('file', (field, stream, info) => {

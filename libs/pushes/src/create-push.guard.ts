@@ -2,14 +2,10 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { AuthenticatedUser } from '@app/auth';
-import { ValidationFailedError } from '@app/common';
+import { FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
 import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
 import { PushesService } from './pushes.service';
 
-/** A push has about ten fields: a form never needs more. */
-const MAX_FORM_FIELDS = 100;
-/** Room for a 1 MiB-character payload, as for JSON bodies. */
-const MAX_FIELD_BYTES = 16 * 1024 * 1024;
 const WRAPPER = 'pwpush:push-wrapper';
 
 type CreateRequest = Request & { user?: AuthenticatedUser; uploads?: UploadBatch };
@@ -23,8 +19,10 @@ export const CreatesPush = (wrapper: string) => applyDecorators(SetMetadata(WRAP
 
 /**
  * What a create needs before its body is validated. File pushes need authentication, checked
- * before anything else (as the reference does). Multipart bodies, which carry the files, are read
- * here, after authentication, rather than by the app-wide body parsers: each file is encrypted
+ * before anything else (as the reference does). Two kinds of body are read here, after
+ * authentication, rather than by the app-wide body reader: the JSON of a caller that presented a
+ * credential, which may carry base64 files and so gets the larger limit now that the credential
+ * is known to be good; and multipart bodies, which carry the files: each file is encrypted
  * into storage while it arrives (see PushesService.receiveFile), and a create that fails at any
  * point leaves nothing: a failed read discards at once, the service discards on its own failures,
  * and whatever else refuses the create (validation) has its files discarded as its answer goes.
@@ -39,24 +37,28 @@ export class CreatePushGuard implements CanActivate {
     private readonly pushes: PushesService,
     private readonly files: FileAttachments,
     private readonly reflector: Reflector,
+    private readonly bodies: RequestBodies,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<CreateRequest>();
     const wrapper = this.reflector.get<string>(WRAPPER, context.getHandler());
-    // A body the app-wide parsers read (JSON, form) is not multipart.
-    if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, context.switchToHttp().getResponse<Response>(), wrapper);
+    const response = context.switchToHttp().getResponse<Response>();
+    // Left unread by the app-wide body reader (which read JSON and forms otherwise).
+    if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, response, wrapper);
+    else if (request.body === undefined && request.is('application/json')) await this.bodies.read(request, response, 'json', request.user !== undefined);
     this.pushes.checkCreator({ withFiles: asksForFiles(request.body, wrapper) }, request.user);
     return true;
   }
 
   private async receive(request: CreateRequest, response: Response, wrapper: string): Promise<void> {
     const fileField = `${wrapper}[files][]`;
+    this.bodies.admitMultipart(request, response);
     const uploads = this.files.uploads();
     try {
       request.body = await readMultipartBody(request, {
-        maxFields: MAX_FORM_FIELDS,
-        maxFieldBytes: MAX_FIELD_BYTES,
+        maxFields: FORM_PARAMETER_LIMIT,
+        maxFieldBytes: MULTIPART_FIELDS_BYTES,
         onFile: async (part) => {
           this.pushes.checkCreator({ withFiles: true }, request.user);
           if (part.field !== fileField) throw ValidationFailedError.of('files', `Files must be sent as ${fileField} parts.`);

@@ -9,6 +9,9 @@ import {
   ApiJsonResponse,
   ApiNotFound,
   ApiServiceUnavailable,
+  ApiBodyServiceUnavailable,
+  ApiBodyTimeout,
+  ApiUnsupportedBody,
   ApiValidationFailed,
   ErrorResponse,
   LINK_HEADER,
@@ -159,18 +162,20 @@ export const ApiCreatePush = () =>
       'The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), or any push when anonymous use is off, need one. Checked before anything else about the body.',
       { filePush: { summary: 'A file push without a token', value: { error: 'File pushes require authentication.' } } },
     ),
-    ApiErrorResponse(413, 'The body is over 16 MB (over PWP__FILES__MAX_JSON_BODY_SIZE for an authenticated create), a form has more than 100 fields, or a file is over a size limit.', {
+    ApiErrorResponse(413, "The body is over 13 MiB (room for the largest payload in any encoding; PWP__FILES__MAX_JSON_BODY_SIZE for the JSON of an authenticated create), a multipart body's fields are over 5 MiB together, a form has more than 100 fields, or a file is over a size limit.", {
       examples: {
-        body: { summary: 'Body too large', value: { error: 'Request body is too large (limit 16mb).' } },
+        body: { summary: 'Body too large', value: { error: 'Request body is too large (limit 13MiB).' } },
         file: { summary: 'A file over the per-file limit', value: { error: 'A file is over the 100MiB limit.' } },
       },
     }),
+    ApiBodyTimeout(),
+    ApiUnsupportedBody(),
     ApiValidationFailed(
       'The push breaks a rule; `errors` names every field at fault and `error` repeats the first message. ' +
         'Files: more than PWP__FILES__MAX_FILE_UPLOADS, file pushes disabled, files on a push of another kind, or a file push without files.',
     ),
     ApiTooManyRequests(),
-    ApiServiceUnavailable(),
+    ApiBodyServiceUnavailable(),
   );
 
 const ApiListPushes = (expired: boolean) =>

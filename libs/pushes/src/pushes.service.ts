@@ -7,6 +7,8 @@ import {
   ClientInfo,
   Clock,
   DAY_MS,
+  FieldFaults,
+  fieldErrorsOf,
   ForbiddenError,
   humanize,
   isWebUrl,
@@ -294,36 +296,35 @@ export class PushesService {
     return push.note === null ? null : this.cipher.decrypt(push.note, `note:${push.urlToken}`);
   }
 
-  /** Applies the kind's settings to the creator's choices; breaking a rule is a 422 naming the field. */
+  /**
+   * Applies the kind's settings to the creator's choices. Every field at fault is reported at once,
+   * in one 422 with the type errors the validation pipe left on the input (fieldErrorsOf).
+   */
   private creationRules(input: PushInput, withFiles: boolean) {
+    const faults = new FieldFaults(fieldErrorsOf(input));
+    // The kind decides every other rule: when it cannot be told, they cannot be judged.
+    if (faults.has('kind') || faults.has('files')) faults.throwIfAny();
     const kind: PushKind = input.kind ?? (withFiles ? 'file' : 'text');
     const rules = this.settings.kinds[kind];
-    if (!rules.enabled) throw ValidationFailedError.of('kind', DISABLED_MESSAGES[kind]);
-    if (withFiles !== (kind === 'file')) {
-      throw ValidationFailedError.of('files', withFiles ? 'Files can only be attached to file pushes.' : 'A file push needs at least one file.');
-    }
-    this.checkPayload(kind, input.payload);
-    const option = (toggle: { enabled: boolean; default: boolean }, chosen: boolean | undefined) => toggle.enabled && (chosen ?? toggle.default);
+    if (!rules.enabled) faults.add('kind', DISABLED_MESSAGES[kind]);
+    if (withFiles !== (kind === 'file')) faults.add('files', withFiles ? 'Files can only be attached to file pushes.' : 'A file push needs at least one file.');
+    faults.add('payload', payloadFault(kind, input.payload));
     const lifetime = lifetimeOf(input, rules.expireAfterDays, this.settings.allowSubdayExpiry);
+    if (typeof lifetime !== 'number') faults.add(lifetime.field, lifetime.message);
+    const expireAfterViews = input.expire_after_views ?? rules.expireAfterViews.default;
+    faults.add('expire_after_views', rangeFault('expire_after_views', expireAfterViews, rules.expireAfterViews));
+    faults.throwIfAny();
+    // Past the faults, the lifetime is one.
+    const ms = lifetime as number;
+    const option = (toggle: { enabled: boolean; default: boolean }, chosen: boolean | undefined) => toggle.enabled && (chosen ?? toggle.default);
     return {
       kind,
-      lifetime,
-      expireAfterDays: daysOf(lifetime),
-      expireAfterViews: withinRange('expire_after_views', input.expire_after_views ?? rules.expireAfterViews.default, rules.expireAfterViews),
+      lifetime: ms,
+      expireAfterDays: daysOf(ms),
+      expireAfterViews,
       deletableByViewer: kind === 'url' ? null : option(rules.deletableByViewer, input.deletable_by_viewer),
       retrievalStep: option(rules.retrievalStep, input.retrieval_step),
     } satisfies Partial<NewPush> & { lifetime: number };
-  }
-
-  private checkPayload(kind: PushKind, payload: string | undefined): void {
-    if (kind === 'file') return;
-    if (payload === undefined || payload.trim() === '') throw ValidationFailedError.of('payload', 'Payload is required.');
-    if (kind === 'qr' && characterCount(payload, QR_PAYLOAD_MAX) > QR_PAYLOAD_MAX) {
-      throw ValidationFailedError.of('payload', `Payload is too long (maximum is ${QR_PAYLOAD_MAX} characters).`);
-    }
-    if (kind === 'url' && !isWebUrl(payload)) {
-      throw ValidationFailedError.of('payload', 'Payload must be an absolute http or https URL.');
-    }
   }
 
   private baseUrl(client: ClientInfo): string {
@@ -331,35 +332,48 @@ export class PushesService {
   }
 }
 
+/** Why a payload is refused for this kind, if it is. */
+function payloadFault(kind: PushKind, payload: string | undefined): string | undefined {
+  if (kind === 'file') return undefined;
+  if (payload === undefined || payload.trim() === '') return 'Payload is required.';
+  if (kind === 'qr' && characterCount(payload, QR_PAYLOAD_MAX) > QR_PAYLOAD_MAX) return `Payload is too long (maximum is ${QR_PAYLOAD_MAX} characters).`;
+  if (kind === 'url' && !isWebUrl(payload)) return 'Payload must be an absolute http or https URL.';
+  return undefined;
+}
+
+type Fault = { field: string; message: string };
+
 /**
- * The push's lifetime: `expire_after_days`, or `expire_after_duration` (the reference CLI's choice
- * of lifetime) when given; both together must agree. A lifetime under a day counts as 1 day
- * against the kind's range, as `expire_after_days` reports it.
+ * The push's lifetime in milliseconds, or why it is refused: `expire_after_days`, or
+ * `expire_after_duration` (the reference CLI's choice of lifetime) when given; both together must
+ * agree. A lifetime under a day counts as 1 day against the kind's range, as `expire_after_days`
+ * reports it.
  */
-function lifetimeOf(input: PushInput, range: Range, allowSubday: boolean): number {
+function lifetimeOf(input: PushInput, range: Range, allowSubday: boolean): number | Fault {
   const duration = input.expire_after_duration ?? undefined;
   const days = input.expire_after_days ?? undefined;
-  if (duration === undefined) return withinRange('expire_after_days', days ?? range.default, range) * DAY_MS;
+  if (duration === undefined) {
+    const chosen = days ?? range.default;
+    const message = rangeFault('expire_after_days', chosen, range);
+    return message === undefined ? chosen * DAY_MS : { field: 'expire_after_days', message };
+  }
   const field = 'expire_after_duration';
   const lifetime = LIFETIME_BY_DURATION.get(duration);
   if (lifetime === undefined || (lifetime < DAY_MS && !allowSubday)) {
-    throw ValidationFailedError.of(field, `Expire after duration must be one of ${describeDurations(allowSubday)}.`);
+    return { field, message: `Expire after duration must be one of ${describeDurations(allowSubday)}.` };
   }
   const durationDays = daysOf(lifetime);
   if (days !== undefined && days !== durationDays) {
-    throw ValidationFailedError.of(field, `Expire after duration ${duration} means ${describeLifetime(lifetime)}, but expire after days is ${days}: send one of them.`);
+    return { field, message: `Expire after duration ${duration} means ${describeLifetime(lifetime)}, but expire after days is ${days}: send one of them.` };
   }
   if (durationDays < range.min || durationDays > range.max) {
-    throw ValidationFailedError.of(field, `Expire after duration ${duration} (${describeLifetime(lifetime)}) is outside the allowed ${range.min} to ${range.max} days.`);
+    return { field, message: `Expire after duration ${duration} (${describeLifetime(lifetime)}) is outside the allowed ${range.min} to ${range.max} days.` };
   }
   return lifetime;
 }
 
-function withinRange(field: 'expire_after_days' | 'expire_after_views', value: number, range: Range): number {
-  if (value < range.min || value > range.max) {
-    throw ValidationFailedError.of(field, `${humanize(field)} must be between ${range.min} and ${range.max}.`);
-  }
-  return value;
+function rangeFault(field: 'expire_after_days' | 'expire_after_views', value: number, range: Range): string | undefined {
+  return value < range.min || value > range.max ? `${humanize(field)} must be between ${range.min} and ${range.max}.` : undefined;
 }
 
 /** A JSON body's file, as a stream like a multipart part's. */

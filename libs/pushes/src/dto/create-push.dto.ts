@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type as TypeOf } from 'class-transformer';
 import { IsArray, IsBase64, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
-import { OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
+import { CarriesFieldErrors, OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
 import { describeDurations, LIFETIME_BY_DURATION } from '../expiry';
 
 /** The longest text payload, in characters. */
@@ -140,7 +140,8 @@ export const wrapperMissing = (wrapper: string) => `param is missing or the valu
 
 /**
  * The object a create body wraps its push in (`push`, or API v1's `password`, `file_push`, `url`):
- * a missing or empty one is a 400 naming it; its fields are validated as `input`'s.
+ * a missing or empty one is a 400 naming it; its fields are validated as `input`'s, and their
+ * errors reported together with the creation rules' (see CarriesFieldErrors).
  */
 export function WrappedPush(input: () => Type, description: string): PropertyDecorator {
   return (target, property) => {
@@ -152,6 +153,8 @@ export function WrappedPush(input: () => Type, description: string): PropertyDec
       ValidateBy({ name: 'pushObject', validator: { validate: isFilledObject, defaultMessage: () => wrapperMissing(wrapper) } }),
       ValidateNested(),
       TypeOf(input),
+      // Its type errors are reported with the service's rule errors, in one 422 (PushesService.creationRules).
+      CarriesFieldErrors(),
     )(target, property);
   };
 }
