@@ -10,7 +10,6 @@ import { createDataSource, dataSourceOptions } from '@app/database';
 import { FileAttachmentEntity } from '@app/files';
 import { PushEntity } from '@app/pushes';
 
-export default createDataSource({
-  ...dataSourceOptions(loadSettings(readProcessEnv())),
-  entities: [PushEntity, AuditEntryEntity, UserEntity, ApiTokenEntity, SessionEntity, FileAttachmentEntity],
-});
+export default dataSourceOptions(loadSettings(readProcessEnv())).then((options) =>
+  createDataSource({ ...options, entities: [PushEntity, AuditEntryEntity, UserEntity, ApiTokenEntity, SessionEntity, FileAttachmentEntity] }),
+);

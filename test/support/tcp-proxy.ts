@@ -6,7 +6,7 @@ interface Pair {
 }
 
 /**
- * A TCP proxy on 127.0.0.1 in front of a shared service (MariaDB, Redis), so a test can take the
+ * A TCP proxy on 127.0.0.1 (or ::1) in front of a shared service (MariaDB, Redis), so a test can take the
  * service away from the app without touching the service itself:
  * - `cut('refuse')`: every connection is reset and the port stops listening (a crashed server);
  * - `cut('blackhole')`: connections stay open but nothing flows either way, and new ones are
@@ -20,11 +20,12 @@ export class TcpProxy {
 
   private constructor(
     private readonly target: { host: string; port: number },
+    private readonly host: string,
     public port = 0,
   ) {}
 
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
-    const proxy = new TcpProxy(target);
+  static async start(target: { host: string; port: number }, host = '127.0.0.1'): Promise<TcpProxy> {
+    const proxy = new TcpProxy(target, host);
     await proxy.listen();
     return proxy;
   }
@@ -32,7 +33,7 @@ export class TcpProxy {
   /** `url` with its host and port replaced by the proxy's. */
   via(url: string): string {
     const parsed = new URL(url);
-    parsed.hostname = '127.0.0.1';
+    parsed.hostname = this.host.includes(':') ? `[${this.host}]` : this.host;
     parsed.port = String(this.port);
     return parsed.toString();
   }
@@ -72,7 +73,7 @@ export class TcpProxy {
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => {
+      server.listen(this.port, this.host, () => {
         this.port = (server.address() as { port: number }).port;
         resolve();
       });

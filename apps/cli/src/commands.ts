@@ -1,9 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import { AccountError, UsersService } from '@app/auth';
 import { Settings } from '@app/config';
-import { dataSourceOptions, runMigrations } from '@app/database';
+import { dataSourceOptions, openDataSource, runMigrations } from '@app/database';
 import { ExpirySweepService, PushesService } from '@app/pushes';
 import { CliModule } from './cli.module';
 
@@ -55,7 +54,7 @@ export const COMMANDS: Record<string, Command> = {
   'migrations:run': {
     summary: 'apply pending database migrations (under the migration lock: a named lock on MySQL, an advisory lock on PostgreSQL)',
     run: async (_flags, settings) => {
-      const dataSource = await new DataSource(dataSourceOptions(settings)).initialize();
+      const dataSource = await openDataSource(await dataSourceOptions(settings));
       try {
         await runMigrations(dataSource);
         print({ migrations: 'up-to-date', pending: await dataSource.showMigrations() });

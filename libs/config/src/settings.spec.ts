@@ -147,37 +147,6 @@ describe('loadSettings', () => {
     });
   });
 
-  describe('DATABASE_URL', () => {
-    it.each([
-      ['sqlite:data/pwpush.sqlite3', { type: 'sqlite', path: 'data/pwpush.sqlite3' }],
-      ['sqlite:/var/lib/pwpush/db.sqlite3', { type: 'sqlite', path: '/var/lib/pwpush/db.sqlite3' }],
-      ['sqlite:///var/lib/pwpush/db.sqlite3', { type: 'sqlite', path: '/var/lib/pwpush/db.sqlite3' }],
-      ['mysql://pwpush:secret@db:3306/pwpush', { type: 'mysql', url: 'mysql://pwpush:secret@db:3306/pwpush' }],
-      ['mysql://root@127.0.0.1/pwpush?ssl=true', { type: 'mysql', url: 'mysql://root@127.0.0.1/pwpush?ssl=true' }],
-      ['mariadb://pwpush:secret@db/pwpush', { type: 'mysql', url: 'mysql://pwpush:secret@db/pwpush' }],
-      ['postgres://pwpush:secret@db:5432/pwpush', { type: 'postgres', url: 'postgres://pwpush:secret@db:5432/pwpush' }],
-      ['postgresql://pwpush@db/pwpush?sslmode=require', { type: 'postgres', url: 'postgresql://pwpush@db/pwpush?sslmode=require' }],
-    ])('reads %s', (value, expected) => {
-      expect(loadSettings({ DATABASE_URL: value }).database).toEqual(expected);
-    });
-
-    it.each([
-      'postgres://admin:hunter2@db',
-      'postgresql://admin:hunter2@db/',
-      'pg://admin:hunter2@db/pwpush',
-      'mysql://admin:hunter2@db',
-      'mysql://admin:hunter2@db/',
-      'mariadb:admin:hunter2@db/pwpush',
-      'hunter2',
-      'sqlite:',
-    ])('refuses %s, naming the variable but not quoting the value', (value) => {
-      const error = errorFor({ DATABASE_URL: value });
-      expect(error.message).toMatch(/^Invalid setting DATABASE_URL: /);
-      expect(error.message).not.toContain('hunter2');
-      expect(error.message).not.toContain('admin');
-    });
-  });
-
   describe('every bad value stops start-up, naming its variable', () => {
     it.each<[string, Env, string]>([
       ['a bad boolean', { PWP__ALLOW_ANONYMOUS: 'maybe' }, 'PWP__ALLOW_ANONYMOUS'],

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { DatabaseTarget, parseDatabaseUrl } from './database-url';
 
 /** The four kinds of push, in the order the reference lists them. */
 export const PUSH_KINDS = ['text', 'file', 'url', 'qr'] as const;
@@ -26,7 +27,7 @@ export interface KindSettings {
   deletableByViewer: Toggle;
 }
 
-export type DatabaseTarget = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string } | { type: 'postgres'; url: string };
+export type { DatabaseTarget, MysqlSslMode, MysqlTarget } from './database-url';
 
 /** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
 export type FileStorage =
@@ -411,18 +412,6 @@ class EnvReader {
   }
 
   database(name: string, fallback: string): DatabaseTarget {
-    const value = this.raw(name) ?? fallback;
-    if (value.startsWith('sqlite:')) {
-      const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-      if (path === '') this.fail(name, 'sqlite: needs a file path, e.g. sqlite:data/pwpush.sqlite3');
-      return { type: 'sqlite', path };
-    }
-    if (/^(mysql|mariadb):\/\/[^/]+\/[^/?]+/.test(value)) {
-      return { type: 'mysql', url: value.replace(/^mariadb:/, 'mysql:') };
-    }
-    if (/^postgres(ql)?:\/\/[^/]+\/[^/?]+/.test(value)) {
-      return { type: 'postgres', url: value };
-    }
-    return this.fail(name, 'must be mysql://user:password@host:port/database, postgres://user:password@host:port/database or sqlite:<path>');
+    return parseDatabaseUrl(this.raw(name) ?? fallback, (expectation) => this.fail(name, expectation));
   }
 }

@@ -3,14 +3,16 @@ import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { Settings } from '@app/config';
 import { engineOf } from './engine';
+import { explainMysqlFailure, mysqlSsl } from './mysql-tls';
 import { MIGRATIONS } from './migrations';
 import { ENTITY_COLUMN_TYPES } from './migrations/column-types';
 
 /**
  * The one place that turns settings into TypeORM options: used by the Nest app, the CLI
- * and ormconfig.ts. The schema only ever changes through migrations.
+ * and ormconfig.ts. The schema only ever changes through migrations. Asynchronous because MySQL's
+ * PREFERRED TLS asks the server first (see mysqlSsl).
  */
-export function dataSourceOptions(settings: Pick<Settings, 'database' | 'databaseTimeouts'>): DataSourceOptions {
+export async function dataSourceOptions(settings: Pick<Settings, 'database' | 'databaseTimeouts'>): Promise<DataSourceOptions> {
   const common = { synchronize: false, migrationsRun: false, migrations: MIGRATIONS, logging: false } as const;
   const { database } = settings;
   switch (database.type) {
@@ -30,7 +32,13 @@ export function dataSourceOptions(settings: Pick<Settings, 'database' | 'databas
       return {
         ...common,
         type: 'mysql',
-        url: database.url,
+        // From the parsed URL, not the URL: TypeORM's own parser takes an IPv6 host apart at its colons.
+        host: database.host,
+        port: database.port,
+        username: database.user,
+        password: database.password,
+        database: database.database,
+        ssl: await mysqlSsl(database, settings.databaseTimeouts.connectMs),
         charset: 'utf8mb4_unicode_ci',
         timezone: 'Z',
         supportBigNumbers: true,
@@ -42,13 +50,25 @@ export function dataSourceOptions(settings: Pick<Settings, 'database' | 'databas
       return {
         ...common,
         type: 'postgres',
-        // Host, credentials, database and TLS (`?sslmode=...`) all come from the URL.
+        // Host, credentials, database and TLS (`?sslmode=...`, checked by the settings) all come from the URL.
         url: database.url,
         applicationName: 'pwpush',
         poolSize: 10,
         // Bounds opening a connection and waiting for a free one in the pool.
         connectTimeoutMS: settings.databaseTimeouts.connectMs,
       };
+  }
+}
+
+/**
+ * Creates and connects the data source; a MySQL connection refused for a TLS reason becomes a
+ * SettingsError that says what to change in DATABASE_URL.
+ */
+export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  try {
+    return await createDataSource(options).initialize();
+  } catch (error) {
+    throw options.type === 'mysql' ? await explainMysqlFailure(error, options) : error;
   }
 }
 

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SETTINGS, Settings } from '@app/config';
-import { createDataSource, dataSourceOptions } from './data-source-options';
+import { dataSourceOptions, openDataSource } from './data-source-options';
 import { NamedLocks } from './named-lock';
 import { Sql } from './sql';
 import { enforceQueryTimeout } from './query-timeout';
@@ -18,8 +18,8 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [SETTINGS],
-          useFactory: (settings: Settings) => ({ ...dataSourceOptions(settings), autoLoadEntities: true, retryAttempts: 0 }),
-          dataSourceFactory: async (options) => createDataSource(options!),
+          useFactory: async (settings: Settings) => ({ ...(await dataSourceOptions(settings)), autoLoadEntities: true, retryAttempts: 0 }),
+          dataSourceFactory: (options) => openDataSource(options!),
         }),
       ],
       providers: [
