@@ -155,6 +155,9 @@ expect_in_render "HPA off: the Deployment sets replicas" templates/deployment.ya
 expect_in_render "a PostgreSQL URL (with sslmode) is accepted and lands in the Secret" templates/secret.yaml \
   '(?m)^  DATABASE_URL: "cG9zdGdyZXM6Ly9wd3B1c2g6c2VjcmV0QHBvc3RncmVzOjU0MzIvcHdwdXNoP3NzbG1vZGU9cmVxdWlyZQ=="$' present "${MIN[@]}" \
   --set-string 'secrets.databaseUrl=postgres://pwpush:secret@postgres:5432/pwpush?sslmode=require'
+expect_in_render "a mysql2:// URL (IPv6 host, ssl-mode and ssl-ca) is accepted and lands in the Secret" templates/secret.yaml \
+  '(?m)^  DATABASE_URL: "bXlzcWwyOi8vcHdwdXNoOnNlY3JldEBbZmQwMDo6NV06MzMwNi9wd3B1c2g/c3NsLW1vZGU9VkVSSUZZX0lERU5USVRZJnNzbC1jYT0vZXRjL3B3cHVzaC9jYS5wZW0="$' present "${MIN[@]}" \
+  --set-string 'secrets.databaseUrl=mysql2://pwpush:secret@[fd00::5]:3306/pwpush?ssl-mode=VERIFY_IDENTITY&ssl-ca=/etc/pwpush/ca.pem'
 
 # Secret settings reach the app as files (<NAME>_FILE), never as environment values.
 secret_file_env() { printf '%s' "- name: ${1}_FILE\\n\\s*value: /run/secrets/pwpush/${1}\\n"; }

@@ -51,16 +51,20 @@ describe('DATABASE_URL', () => {
         { host: target.hostname, port: Number(target.port || (E2E_ENGINE === 'postgres' ? 5432 : 3306)) },
         '::1',
       );
-      const url = proxy.via(database.url).replace(/^mysql:/, 'mysql2:');
-      expect(url).toMatch(/^(mysql2|postgres):\/\/[^@]+@\[::1\]:\d+\/pwpush_e2e_/);
-      const app = await startTestApp({}, { ...database, url });
       try {
-        const api = client(app.baseUrl);
-        const { url_token } = await api.createPush({ payload: 'over IPv6' });
-        expect((await api.get(`/api/v2/pushes/${url_token}`)).body.payload).toBe('over IPv6');
+        const url = proxy.via(database.url).replace(/^mysql:/, 'mysql2:');
+        expect(url).toMatch(/^(mysql2|postgres):\/\/[^@]+@\[::1\]:\d+\/pwpush_e2e_/);
+        const app = await startTestApp({}, { ...database, url });
+        try {
+          const api = client(app.baseUrl);
+          const { url_token } = await api.createPush({ payload: 'over IPv6' });
+          expect((await api.get(`/api/v2/pushes/${url_token}`)).body.payload).toBe('over IPv6');
+        } finally {
+          await app.close();
+        }
       } finally {
-        await app.close({ drop: true });
         await proxy.close();
+        await database.drop();
       }
     });
   }

@@ -24,7 +24,7 @@ export async function mysqlSsl(target: MysqlTarget, connectTimeout: number): Pro
     case 'disabled':
       return undefined;
     case 'preferred':
-      return (await tryTls({ ...target, connectTimeout })) === 'no-tls' ? undefined : { rejectUnauthorized: false };
+      return (await connectsOverTls({ ...target, connectTimeout })) ? { rejectUnauthorized: false } : undefined;
     case 'required':
       return { rejectUnauthorized: false };
     case 'verify_ca':
@@ -55,7 +55,8 @@ export async function explainMysqlFailure(error: unknown, options: MysqlConnecti
       return new SettingsError(PLAINTEXT_REFUSED);
     case 'ER_ACCESS_DENIED_ERROR':
       // MariaDB refuses a plain connection under require_secure_transport as a wrong password: the same credentials over TLS tell which.
-      return options.ssl === undefined && (await tryTls({ host, port, user: username, password, connectTimeout })) === 'ok'
+      return options.ssl === undefined &&
+        (await connectsOverTls({ host, port, user: username, password, connectTimeout }).catch(() => false))
         ? new SettingsError(PLAINTEXT_REFUSED)
         : error;
     default:
@@ -63,14 +64,18 @@ export async function explainMysqlFailure(error: unknown, options: MysqlConnecti
   }
 }
 
-/** One connection with TLS and no certificate check: does the server offer TLS, and take these credentials over it? */
-async function tryTls(server: MysqlServer): Promise<'ok' | 'no-tls' | 'failed'> {
+/**
+ * One connection with TLS, not checking the certificate: true when it works, false when the server
+ * offers no TLS. Any other failure (unreachable, access denied) is thrown: the pool would meet it too.
+ */
+async function connectsOverTls(server: MysqlServer): Promise<boolean> {
   try {
     const { host, port, user, password, connectTimeout } = server;
     await (await createConnection({ host, port, user, password, connectTimeout, ssl: { rejectUnauthorized: false } })).end();
-    return 'ok';
+    return true;
   } catch (error) {
-    return (error as { code?: string }).code === 'HANDSHAKE_NO_SSL_SUPPORT' ? 'no-tls' : 'failed';
+    if ((error as { code?: string }).code === 'HANDSHAKE_NO_SSL_SUPPORT') return false;
+    throw error;
   }
 }
 
