@@ -27,7 +27,7 @@ export interface KindSettings {
   deletableByViewer: Toggle;
 }
 
-export type { DatabaseTarget, MysqlSslMode, MysqlTarget } from './database-url';
+export type { DatabaseTarget, MysqlTarget } from './database-url';
 
 /** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
 export type FileStorage =

@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { Settings } from '@app/config';
 import { engineOf } from './engine';
-import { explainMysqlFailure, mysqlSsl } from './mysql-tls';
 import { MIGRATIONS } from './migrations';
 import { ENTITY_COLUMN_TYPES } from './migrations/column-types';
+import { explainMysqlFailure, mysqlSsl } from './mysql-tls';
 
 /**
  * The one place that turns settings into TypeORM options: used by the Nest app, the CLI

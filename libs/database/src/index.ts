@@ -1,7 +1,7 @@
 /**
- * Persistence infrastructure: TypeORM options for SQLite, MySQL and PostgreSQL, the migrations
- * (the only way the schema changes), the locked migration runner, and what differs between the
- * engines (column types, named locks, statement texts, timeouts).
+ * Persistence infrastructure: TypeORM options for SQLite, MySQL (with MySQL's TLS modes) and
+ * PostgreSQL, the migrations (the only way the schema changes), the locked migration runner, and
+ * what differs between the engines (column types, named locks, statement texts, timeouts).
  */
 export * from './data-source-options';
 export * from './database.module';
