@@ -87,8 +87,9 @@ export function parseDatabaseUrl(value: string, fail: (expectation: string) => n
   if (`${url.pathname}${url.search}`.includes('@')) fail(PERCENT_ENCODE);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const socket = engine === 'postgres' && /^%2f/i.test(host); // node-postgres: a Unix socket's directory, encoded
-  if (!isIP(host) && !socket && !/^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/i.test(host))
+  if (!isIP(host) && !socket && !/^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/i.test(host)) {
     fail(`${USAGE}; the host must be a name or an address (IPv6 in brackets: [::1])`);
+  }
   const database = decode(url.pathname.slice(1), fail);
   if (database === '' || database.includes('/')) fail(USAGE);
   const user = decode(url.username, fail);
