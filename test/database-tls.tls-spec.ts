@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from './support/http';
 import { createCa, PrivateMariaDb, startPrivateMariaDb, TestCa } from './support/private-mariadb';
-import { runNode, SERVER_MAIN } from './support/server-process';
+import { failedStart } from './support/server-process';
 import { startTestApp, TestApp, TEST_MASTER_KEY } from './support/test-app';
 import type { TestDatabase } from './support/test-database';
 
@@ -172,16 +172,10 @@ describe('TLS to MySQL/MariaDB', () => {
         'Invalid setting DATABASE_URL: unknown parameter "bogus"',
       ],
     ])('%s', async (_case, url, message) => {
-      const { code, stderr } = await runNode(SERVER_MAIN, [], {
-        DATABASE_URL: url(),
-        DATA_DIR: join(dir, 'app'),
-        PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
-      });
-      expect(code).toBe(1);
-      const failure = stderr.split('\n').find((line) => line.startsWith('Failed to start: '));
-      expect(failure).toContain(`Failed to start: ${message}`);
-      expect(stderr).not.toContain(PASSWORD);
-      expect(stderr).not.toContain(encodeURIComponent(PASSWORD));
+      const msg = await failedStart({ DATABASE_URL: url(), DATA_DIR: join(dir, 'app'), PWPUSH_MASTER_KEY: TEST_MASTER_KEY });
+      expect(msg).toContain(`Failed to start: ${message}`);
+      expect(msg).not.toContain(PASSWORD);
+      expect(msg).not.toContain(encodeURIComponent(PASSWORD));
     });
   });
 });

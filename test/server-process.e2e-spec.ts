@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from './support/http';
-import { CLI_MAIN, freePort, runNode, SERVER_MAIN, startServer } from './support/server-process';
+import { CLI_MAIN, failedStart, freePort, runNode, SERVER_MAIN, startServer } from './support/server-process';
 import { createTestDatabase, E2E_ENGINE, TestDatabase } from './support/test-database';
 import { TEST_MASTER_KEY } from './support/test-app';
 
@@ -48,20 +48,6 @@ describe('the server process', () => {
   });
 
   describe('a failure to start', () => {
-    /**
-     * What a failed start prints: one line on stderr, a JSON log line (as every log line is) at
-     * level fatal saying why and which setting to change; nothing on stdout; exit code 1. Returns its msg.
-     */
-    async function failedStart(env: Record<string, string>, cwd?: string): Promise<string> {
-      const { code, stdout, stderr } = await runNode(SERVER_MAIN, [], env, { cwd });
-      expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
-      expect(stderr).not.toContain('\x1b');
-      expect(stderr).not.toMatch(/^\s+at /m);
-      expect(stderr).toMatch(/^[^\n]+\n$/);
-      const line = JSON.parse(stderr) as { level: number; context: string; msg: string };
-      expect(line).toMatchObject({ level: 60, context: 'Startup' });
-      return line.msg;
-    }
     const keyed = () => ({ DATABASE_URL: database.url, DATA_DIR: tempDir(), PWPUSH_MASTER_KEY: TEST_MASTER_KEY });
 
     it.each([

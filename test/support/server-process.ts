@@ -97,3 +97,19 @@ export async function runNode(
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
+
+/**
+ * Runs the server expecting it to refuse to start, as it must: one line on stderr, a JSON log line
+ * (as every log line is) at level fatal saying why and which setting to change; nothing on stdout;
+ * exit code 1. Returns its msg.
+ */
+export async function failedStart(env: Record<string, string>, cwd?: string): Promise<string> {
+  const { code, stdout, stderr } = await runNode(SERVER_MAIN, [], env, { cwd });
+  expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+  expect(stderr).not.toContain('\x1b');
+  expect(stderr).not.toMatch(/^\s+at /m);
+  expect(stderr).toMatch(/^[^\n]+\n$/);
+  const line = JSON.parse(stderr) as { level: number; context: string; msg: string };
+  expect(line).toMatchObject({ level: 60, context: 'Startup' });
+  return line.msg;
+}

@@ -7,6 +7,8 @@ export type MysqlSslMode = (typeof MYSQL_SSL_MODES)[number];
 /** A MySQL/MariaDB server, taken apart here so the driver never parses the URL (TypeORM's parser splits `[::1]` at its colons). */
 export interface MysqlTarget {
   type: 'mysql';
+  /** As given: what start-up messages mask. */
+  url: string;
   host: string;
   port: number;
   user: string;
@@ -113,7 +115,7 @@ export function parseDatabaseUrl(value: string, fail: (expectation: string) => n
       'ssl-mode=VERIFY_IDENTITY needs the host name the server certificate is issued to, not an IP address (or use VERIFY_CA, which checks the CA only)',
     );
   }
-  return { type: 'mysql', host, port: url.port === '' ? 3306 : Number(url.port), user, password, database, sslMode, sslCa };
+  return { type: 'mysql', url: value, host, port: url.port === '' ? 3306 : Number(url.port), user, password, database, sslMode, sslCa };
 }
 
 function decode(value: string, fail: (expectation: string) => never): string {
