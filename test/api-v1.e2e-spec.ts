@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { UsersService } from '@app/auth';
-import { client, request, type ApiClient, type HttpResult } from './support/http';
+import { client, rawRequest, request, type ApiClient, type HttpResult } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** The reference's legacy API v1, as its clients call it (spec "API v1 (legacy)"). */
@@ -230,15 +229,7 @@ describe('API v1', () => {
     const push = await api.createPush({ payload: 'powershell' });
     // fetch sends no body with a GET: node:http does.
     const withNullBody = (method: string) =>
-      new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-        const outgoing = httpRequest(`${app.baseUrl}/p/${push.url_token}.json`, { method, headers: { 'content-type': 'application/json', 'content-length': '4' } }, (answer) => {
-          let text = '';
-          answer.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
-        });
-        outgoing.on('error', reject);
-        outgoing.end('null');
-      });
+      rawRequest(new URL(`${app.baseUrl}/p/${push.url_token}.json`), { method, headers: { 'content-type': 'application/json', 'content-length': '4' } }, 'null');
     expect(await withNullBody('GET')).toMatchObject({ status: 200, body: { payload: 'powershell' } });
     expect(await withNullBody('DELETE')).toMatchObject({ status: 200, body: { deleted: true } });
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openApiValidator } from './support/openapi-validator';
+import { rawRequest, type RawAnswer } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -19,12 +19,7 @@ const EMAIL = 'cli-user@example.com';
 /** pwpush-cli's days → expire_after_duration table (endpoints.py, _DURATION_BY_DAYS). */
 const DURATION_BY_DAYS: Record<number, number> = { 1: 6, 2: 7, 3: 8, 4: 9, 5: 10, 6: 11, 7: 12, 14: 13, 21: 14, 30: 15, 60: 16, 90: 17 };
 
-interface CliAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  body: any;
-}
+type CliAnswer = RawAnswer;
 
 /** Python's json.dumps with its default separators (", " and ": "), as `requests` sends json=. */
 function pythonJson(value: unknown): string {
@@ -81,26 +76,7 @@ async function cliRequest(baseUrl: string, method: string, path: string, options
         ? { 'Content-Length': '0' }
         : {}),
   };
-  const url = new URL(path, baseUrl);
-  const { res, text } = await new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => resolve({ res: answer, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body?.body);
-  });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const status = res.statusCode ?? 0;
-  const fetchHeaders = new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)]));
-  if (options.fromService ?? true) openApiValidator().assert({ method, path, status, headers: fetchHeaders, body: parsed, text });
-  return { status, headers: res.headers, text, body: parsed };
+  return rawRequest(new URL(path, baseUrl), { method, headers }, body?.body, options.fromService ?? true);
 }
 
 /** What the CLI prints for an answer that is not the one it wanted (error_json): body["error"], else the text. */

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { openApiValidator } from './support/openapi-validator';
+import { rawRequest, type RawAnswer } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -15,12 +14,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 type RawHeaders = [string, string][];
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  body: any;
-}
+type Answer = RawAnswer;
 
 interface Upload {
   filename: string;
@@ -30,29 +24,7 @@ interface Upload {
 /** Exactly these headers, in this order, after Host (Node then adds only its Connection header when none is given). */
 async function send(baseUrl: string, method: string, path: string, headers: RawHeaders, body?: Buffer): Promise<Answer> {
   const url = new URL(path, baseUrl);
-  const raw = [['Host', url.host], ...headers].flat();
-  const { res, text } = await new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers: raw },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => resolve({ res: answer, text: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const status = res.statusCode ?? 0;
-  const fetchHeaders = new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)]));
-  openApiValidator().assert({ method, path, status, headers: fetchHeaders, body: parsed, text });
-  return { status, headers: res.headers, text, body: parsed };
+  return rawRequest(url, { method, headers: [['Host', url.host], ...headers].flat() }, body);
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

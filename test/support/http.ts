@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
 import { openApiValidator } from './openapi-validator';
 
 export interface HttpResult<T = any> {
@@ -22,15 +23,57 @@ export async function request<T = any>(
   }
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
+  return { status: response.status, headers: response.headers, body: checkedBody(method, path, response.status, response.headers, text) as T, text };
+}
+
+/** An answer's JSON body (undefined when there is none), after checking the answer against openapi.json: a mismatch fails the test that received it. */
+function checkedBody(method: string, path: string, status: number, headers: Headers, text: string): unknown {
   let parsed: unknown = undefined;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  // Every answer must be what openapi.json says; a mismatch fails the test that received it.
-  openApiValidator().assert({ method, path, status: response.status, headers: response.headers, body: parsed, text });
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  openApiValidator().assert({ method, path, status, headers, body: parsed, text });
+  return parsed;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  body: any;
+}
+
+/**
+ * A request sent byte for byte as a replayed client sends it (node:http: any header order, a body
+ * on a GET), its answer checked against openapi.json unless `checked` is false (an answer that did
+ * not come from the service).
+ */
+export async function rawRequest(url: URL, options: RequestOptions, body?: Buffer | string, checked = true): Promise<RawAnswer> {
+  const method = options.method ?? 'GET';
+  const path = `${url.pathname}${url.search}`;
+  const { res, text } = await new Promise<{ res: import('node:http').IncomingMessage; text: string }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, ...options }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => resolve({ res: answer, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  const status = res.statusCode ?? 0;
+  const headers = new Headers(Object.entries(res.headers).map(([name, value]) => [name, String(value)]));
+  const parsed = checked ? checkedBody(method, path, status, headers, text) : parseJson(text);
+  return { status, headers: res.headers, text, body: parsed };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Bound to one app: `api.get('/api/v2/version')`. */
