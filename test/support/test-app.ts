@@ -51,7 +51,8 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     DATABASE_URL: db.url,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-data-')),
     PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
-    LOG_LEVEL: 'silent',
+    // Errors only (their type and code, never a secret): an unexpected 500 in any run says what it was.
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
     // Tests run the sweep themselves, at the moment they choose.
     EXPIRY_SWEEP_ENABLED: 'false',
     // Every test file's requests come from 127.0.0.1; rate-limit tests set their own limits.
