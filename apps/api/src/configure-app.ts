@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { apiV1Policies } from '@app/api-v1';
+import { presentsCredentials } from '@app/auth';
 import { type BodyType, RequestBodies } from '@app/common';
 import { proxyTrust, type Settings } from '@app/config';
 import { configureCors, configureHttpPolicies, requireHttps } from './http-policies';
@@ -58,16 +59,9 @@ function bodyReader(bodies: RequestBodies) {
       return next(error);
     }
     if (type === undefined || type === 'multipart') return next();
-    if (type === 'json' && req.method === 'POST' && CREATE_PATHS.has(req.path) && presentsCredential(req)) return next();
+    if (type === 'json' && req.method === 'POST' && CREATE_PATHS.has(req.path) && presentsCredentials(req)) return next();
     bodies.read(req, res, type, false).then(() => next(), next);
   };
 }
 
 const UNREAD_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
-
-/** Whether the request names a caller before its body is read; the authentication guard checks the credential. */
-const presentsCredential = (req: Request): boolean =>
-  req.headers.authorization !== undefined ||
-  req.headers['x-user-token'] !== undefined ||
-  req.headers['x-user-email'] !== undefined ||
-  (req.query as Record<string, unknown>).access_token !== undefined;

@@ -9,8 +9,11 @@ import { AuthenticatedUser } from './authenticated-user';
 
 const CREDENTIAL_HEADERS = ['authorization', 'x-user-token', 'x-user-email'];
 
-/** Whether the request carries any credential; one that is sent must be valid, even on public routes. */
-function presentsCredentials(request: Request): boolean {
+/**
+ * Whether the request carries any credential; one that is sent must be valid, even on public routes.
+ * Also what the body reader asks before a create's body is read (the body then holds none yet).
+ */
+export function presentsCredentials(request: Request): boolean {
   const query = request.query as Record<string, unknown>;
   const body = request.body as Record<string, unknown> | undefined;
   return CREDENTIAL_HEADERS.some((name) => request.headers[name] !== undefined) || query.access_token !== undefined || body?.access_token !== undefined;

@@ -4,6 +4,7 @@
  * sessions (a row per signed-in browser).
  */
 export * from './access.decorators';
+export { presentsCredentials } from './api-auth.guard';
 export * from './auth.openapi';
 export * from './account.errors';
 export * from './auth.module';
