@@ -8,6 +8,8 @@ import { BlockList, isIP } from 'node:net';
  * sockets report IPv4 clients.
  */
 export function proxyTrust(trustedProxies: readonly string[]): (address: string | undefined) => boolean {
+  // Express asks several times a request (ip, protocol, host): nobody trusted needs no address parsed.
+  if (trustedProxies.length === 0) return () => false;
   const proxies = new BlockList();
   for (const entry of trustedProxies) {
     const [address, bits] = entry.split('/');
