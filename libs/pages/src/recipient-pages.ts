@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
-import { ClientInfo, Clock, DAY_MS, isWebUrl, PassphraseRequiredError } from '@app/common';
-import { PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
+import { ClientInfo, Clock, DAY_MS, HOUR_MS, isWebUrl, MINUTE_MS, PassphraseRequiredError } from '@app/common';
+import { describeLifetime, PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
 import { GONE, message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 
 const WRONG_PASSPHRASE = 'That passphrase is incorrect.';
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 
 /**
  * The recipient's pages behind html_url. A GET never consumes a view unless the sender chose no
@@ -91,8 +89,8 @@ function remaining(push: PushResponse, now: number): Record<string, unknown> {
 /** Whole days left, as the API says; under a day, the hours or minutes (a push may live 15 minutes). */
 function timeLeft(push: PushResponse, now: number): string {
   const left = Date.parse(push.expires_at) - now;
-  const [amount, unit] = left >= DAY_MS ? [push.days_remaining, 'day'] : left >= HOUR_MS ? [Math.floor(left / HOUR_MS), 'hour'] : [Math.max(Math.ceil(left / MINUTE_MS), 1), 'minute'];
-  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+  if (left >= DAY_MS) return describeLifetime(push.days_remaining * DAY_MS);
+  return describeLifetime(left >= HOUR_MS ? Math.floor(left / HOUR_MS) * HOUR_MS : Math.max(Math.ceil(left / MINUTE_MS), 1) * MINUTE_MS);
 }
 
 function formatSize(bytes: number): string {

@@ -1,7 +1,4 @@
-import { DAY_MS } from '@app/common';
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '@app/common';
 
 /**
  * The lifetime window: a push created at `createdAt` with a lifetime of `lifetimeMs` is active

@@ -10,3 +10,5 @@ export { OwnedPushResponse, PreviewResponse, RetrievedPushResponse as RetrievedP
 export { PushInput, WrappedPush } from './dto/create-push.dto';
 export { PassphraseQuery, passphraseOf } from './dto/passphrase-query.dto';
 export { CreatesPush, Uploads } from './create-push.guard';
+// For the recipient's page, which says how long a push has left in the same words.
+export { describeLifetime } from './expiry';
