@@ -14,6 +14,7 @@ export const SECRET_SETTINGS = [
   'METRICS_TOKEN',
   'PWP__FILES__S3__ACCESS_KEY_ID',
   'PWP__FILES__S3__SECRET_ACCESS_KEY',
+  'PWP__MAIL__SMTP_PASSWORD',
 ] as const;
 
 const REASONS: Record<string, string> = {

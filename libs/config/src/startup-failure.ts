@@ -135,7 +135,7 @@ function mask(text: string, settings?: Settings): string {
   if (settings === undefined) return text;
   const urls = [settings.database.type === 'sqlite' ? undefined : settings.database.url, settings.redis?.url];
   const passwords = urls.flatMap((url) => (url && URL.canParse(url) ? [new URL(url).password, safeDecode(new URL(url).password)] : []));
-  const secrets = [...urls, ...passwords, settings.masterKey, ...settings.previousMasterKeys, settings.metricsToken];
+  const secrets = [...urls, ...passwords, settings.masterKey, ...settings.previousMasterKeys, settings.metricsToken, settings.mail.smtp?.auth?.password];
   if (settings.files.storage.type === 's3') secrets.push(settings.files.storage.credentials?.secretAccessKey);
   return secrets
     .filter((secret): secret is string => secret !== undefined && secret.length >= 4)
