@@ -1,14 +1,38 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AUDIT_KINDS, type AuditEntryEntity, type AuditKind } from './audit-entry.entity';
 
 const TIME_EXAMPLE = '2026-01-01T01:00:00.000Z';
+
+export const EMAIL_SEND_STATUSES = ['pending', 'processing', 'completed', 'partially_failed', 'failed'] as const;
+export type EmailSendStatus = (typeof EMAIL_SEND_STATUSES)[number];
+
+/** A link mail to the recipients a push's owner named, as the reference reports it. */
+export class NotifyByEmail {
+  @ApiProperty({ type: String, description: 'The recipients, comma-separated.', example: 'alice@example.com,bob@example.com' })
+  recipients!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The locale asked for (the mail is in English).', example: 'en' })
+  locale!: string | null;
+
+  @ApiProperty({ type: String, enum: EMAIL_SEND_STATUSES, example: 'completed' })
+  status!: EmailSendStatus;
+
+  @ApiPropertyOptional({ type: String, description: 'Why some or all could not be sent; absent when all were.', example: 'Some emails could not be sent.' })
+  error_message?: string;
+
+  @ApiProperty({ type: String, description: 'The recipients sent to so far, comma-separated.', example: 'alice@example.com' })
+  successful_sends!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the sending ended; null until then.', example: TIME_EXAMPLE })
+  proceed_at!: string | null;
+}
 
 export class AuditEntryResponse {
   @ApiProperty({
     type: String,
     enum: AUDIT_KINDS,
     description:
-      'creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion).',
+      'creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).',
     example: 'view',
   })
   kind!: AuditKind;
@@ -36,6 +60,9 @@ export class AuditEntryResponse {
 
   @ApiProperty({ type: String, format: 'date-time', example: TIME_EXAMPLE })
   updated_at!: string;
+
+  @ApiPropertyOptional({ type: NotifyByEmail, description: 'creation_email_send only: the mail and how its sending went.' })
+  notify_by_email?: NotifyByEmail;
 }
 
 export class AuditLogResponse {
@@ -51,5 +78,6 @@ export function mapAuditEntry(entry: AuditEntryEntity): AuditEntryResponse {
     referrer: entry.referrer,
     created_at: new Date(entry.createdAt).toISOString(),
     updated_at: new Date(entry.updatedAt).toISOString(),
+    ...(entry.details === null ? {} : { notify_by_email: JSON.parse(entry.details) as NotifyByEmail }),
   };
 }

@@ -1,20 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { Sql } from '@app/database';
+import { Sql, Statement, WriteResult } from '@app/database';
 import { AuditEntryEntity, AuditKind } from './audit-entry.entity';
 
 export interface NewAuditEntry {
-  pushId: number;
+  /** The push; or, in a transaction that inserts it first, read from what the earlier statements wrote. */
+  pushId: number | ((earlier: WriteResult[]) => number);
   kind: AuditKind;
   ip: string;
   userAgent: string;
   referrer: string;
   at: number;
+  details?: string;
 }
 
-const APPEND = 'INSERT INTO audit_entries (push_id, kind, ip, user_agent, referrer, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
-const SELECT_PAGE = 'SELECT id, push_id, kind, ip, user_agent, referrer, created_at, updated_at FROM audit_entries WHERE push_id = ? ORDER BY id ASC LIMIT ? OFFSET ?';
+const APPEND = 'INSERT INTO audit_entries (push_id, kind, ip, user_agent, referrer, details, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+const SELECT_PAGE =
+  'SELECT id, push_id, kind, ip, user_agent, referrer, details, created_at, updated_at FROM audit_entries WHERE push_id = ? ORDER BY id ASC LIMIT ? OFFSET ?';
+const UPDATE_DETAILS = 'UPDATE audit_entries SET details = ?, updated_at = ? WHERE id = ?';
 
-type AuditRow = Record<'id' | 'push_id' | 'kind' | 'ip' | 'user_agent' | 'referrer' | 'created_at' | 'updated_at', unknown>;
+type AuditRow = Record<'id' | 'push_id' | 'kind' | 'ip' | 'user_agent' | 'referrer' | 'details' | 'created_at' | 'updated_at', unknown>;
 
 const toEntry = (row: AuditRow): AuditEntryEntity => ({
   id: Number(row.id),
@@ -23,6 +27,7 @@ const toEntry = (row: AuditRow): AuditEntryEntity => ({
   ip: row.ip as string,
   userAgent: row.user_agent as string,
   referrer: row.referrer as string,
+  details: (row.details as string | null) ?? null,
   createdAt: Number(row.created_at),
   updatedAt: Number(row.updated_at),
 });
@@ -31,9 +36,15 @@ const toEntry = (row: AuditRow): AuditEntryEntity => ({
 export class AuditRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Written on every retrieval, so plain SQL (see Sql). */
-  async append(entry: NewAuditEntry): Promise<void> {
-    await this.sql.write(APPEND, [entry.pushId, entry.kind, entry.ip.slice(0, 45), entry.userAgent, entry.referrer, entry.at, entry.at]);
+  /** The statement appending an entry, for the transaction of the change it records (see Sql.writeIf). */
+  append(entry: NewAuditEntry): Statement {
+    const rest = [entry.kind, entry.ip.slice(0, 45), entry.userAgent, entry.referrer, entry.details ?? null, entry.at, entry.at];
+    const { pushId } = entry;
+    return { sql: APPEND, parameters: typeof pushId === 'number' ? [pushId, ...rest] : (earlier) => [pushId(earlier), ...rest] };
+  }
+
+  async updateDetails(id: number, details: string, at: number): Promise<void> {
+    await this.sql.write(UPDATE_DETAILS, [details, at, id]);
   }
 
   /** A page of a push's entries, oldest first (insertion order); plain SQL as the owner's list pages. */

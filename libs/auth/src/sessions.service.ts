@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { randomToken } from '@app/crypto';
-import type { AuthenticatedUser } from './authenticated-user';
+import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
 import { UsersRepository } from './users.repository';
 import { hashToken } from './users.service';
 
@@ -34,7 +34,7 @@ export class SessionsService {
   async userOf(token: string): Promise<AuthenticatedUser | null> {
     if (!/^[\w-]{43,44}$/.test(token)) return null;
     const user = await this.repository.findUserBySessionHash(hashToken(token), this.clock.now());
-    return user ? { id: user.id, email: user.email } : null;
+    return user ? authenticatedUser(user) : null;
   }
 
   async end(token: string): Promise<void> {

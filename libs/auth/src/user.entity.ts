@@ -14,6 +14,10 @@ export class UserEntity {
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
   passwordHash!: string | null;
 
+  /** Whether the user has any webhook or mail endpoint: events on their pushes are recorded only then. */
+  @Column({ name: 'has_webhooks', type: 'boolean', default: false })
+  hasWebhooks!: boolean;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
   createdAt!: number;
 

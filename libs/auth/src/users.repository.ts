@@ -6,7 +6,7 @@ import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
 import { UserEntity } from './user.entity';
 
-const SELECT_USER_BY_TOKEN_HASH = 'SELECT u.id, u.email FROM users u JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ?';
+const SELECT_USER_BY_TOKEN_HASH = 'SELECT u.id, u.email, u.has_webhooks FROM users u JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ?';
 
 /** Users, their API tokens and their sessions (both looked up by the SHA-256 of a random token). */
 @Injectable()
@@ -67,9 +67,9 @@ export class UsersRepository {
   }
 
   /** The owner of a token hash, if the token exists; plain SQL (see Sql), as every request with a token runs it. */
-  async findUserByTokenHash(tokenHash: string): Promise<Pick<UserEntity, 'id' | 'email'> | null> {
-    const [row] = await this.sql.rows<{ id: unknown; email: string }>(SELECT_USER_BY_TOKEN_HASH, [tokenHash]);
-    return row ? { id: Number(row.id), email: row.email } : null;
+  async findUserByTokenHash(tokenHash: string): Promise<Pick<UserEntity, 'id' | 'email' | 'hasWebhooks'> | null> {
+    const [row] = await this.sql.rows<{ id: unknown; email: string; has_webhooks: unknown }>(SELECT_USER_BY_TOKEN_HASH, [tokenHash]);
+    return row ? { id: Number(row.id), email: row.email, hasWebhooks: Number(row.has_webhooks) === 1 } : null;
   }
 
   /** Starts a session, dropping the user's lapsed ones (so they never pile up). */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Clock } from '@app/common';
 import { PassphraseHasher, randomToken } from '@app/crypto';
 import { AccountError } from './account.errors';
-import { AuthenticatedUser } from './authenticated-user';
+import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
 import { UsersRepository } from './users.repository';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -48,7 +48,7 @@ export class UsersService {
     const now = this.clock.now();
     const passwordHash = password === undefined ? null : await this.hasher.hash(password);
     try {
-      await this.repository.insertUser({ email: address, passwordHash, createdAt: now, updatedAt: now });
+      await this.repository.insertUser({ email: address, passwordHash, hasWebhooks: false, createdAt: now, updatedAt: now });
     } catch {
       // Lost a race with another creation of the same address (unique index).
       throw new AccountError(`A user with the email ${address} already exists.`);
@@ -80,7 +80,7 @@ export class UsersService {
     const address = emailAddress(email);
     const user = address === null ? null : await this.repository.findByEmail(address);
     const valid = await this.hasher.verify(user?.passwordHash ?? (await this.decoyHash()), password);
-    return user?.passwordHash && valid ? { id: user.id, email: user.email } : null;
+    return user?.passwordHash && valid ? authenticatedUser(user) : null;
   }
 
   /** The user's tokens by name, with when each was issued; never the tokens themselves. */
@@ -109,8 +109,7 @@ export class UsersService {
   }
 
   async find(email: string): Promise<AuthenticatedUser> {
-    const user = await this.existing(email);
-    return { id: user.id, email: user.email };
+    return authenticatedUser(await this.existing(email));
   }
 
   /** Removes the user and, through the foreign key, their tokens. Their pushes stay, unowned. */
@@ -123,7 +122,7 @@ export class UsersService {
     if (!token) return null;
     const user = await this.repository.findUserByTokenHash(hashToken(token));
     if (!user || (email !== undefined && user.email !== email.trim().toLowerCase())) return null;
-    return { id: user.id, email: user.email };
+    return authenticatedUser(user);
   }
 
   private decoy?: Promise<string>;

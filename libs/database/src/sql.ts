@@ -8,6 +8,18 @@ export interface WriteResult {
   insertId: number;
 }
 
+/** A statement of a transaction; its parameters may depend on what the statements before it wrote (an inserted row's id). */
+export interface Statement {
+  sql: string;
+  parameters: unknown[] | ((earlier: WriteResult[]) => unknown[]);
+}
+
+/** SQLite's handle under TypeORM: better-sqlite3's synchronous Database. */
+interface SqliteHandle {
+  prepare(sql: string): { run(...parameters: unknown[]): { changes: number; lastInsertRowid: number | bigint } };
+  transaction<T>(work: () => T): () => T;
+}
+
 /**
  * A statement written with `?` placeholders as PostgreSQL takes it: `$1..$n` (string literals
  * left alone), and an INSERT returns its row's id, which MySQL and SQLite report by themselves.
@@ -35,12 +47,58 @@ export class Sql {
     this.postgres = engineOf(dataSource) === 'postgres';
   }
 
+  /**
+   * Runs `guard` and, only when it changed a row, `then` after it, all in one transaction: a
+   * change and what it must not happen without (its audit entry, its events) commit together or
+   * not at all. Returns whether the guard changed a row. On SQLite the whole transaction runs
+   * synchronously on its one connection, so no other request's statement can slip into it.
+   */
+  async writeIf(guard: Statement, then: Statement[]): Promise<WriteResult[] | null> {
+    const statements = [guard, ...then];
+    if (engineOf(this.dataSource) === 'sqlite') return this.sqliteTransaction(statements);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      try {
+        const results: WriteResult[] = [];
+        for (const statement of statements) {
+          const sql = this.postgres ? this.textForPostgres(statement.sql) : statement.sql;
+          results.push(this.resultOf(await runner.query(sql, parametersOf(statement, results), true)));
+          if (results[0].affected === 0) break;
+        }
+        await (results[0].affected === 0 ? runner.rollbackTransaction() : runner.commitTransaction());
+        return results[0].affected === 0 ? null : results;
+      } catch (error) {
+        await runner.rollbackTransaction();
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private sqliteTransaction(statements: Statement[]): WriteResult[] | null {
+    const handle = (this.dataSource.driver as unknown as { databaseConnection: SqliteHandle }).databaseConnection;
+    return handle.transaction(() => {
+      const results: WriteResult[] = [];
+      for (const statement of statements) {
+        const { changes, lastInsertRowid } = handle.prepare(statement.sql).run(...parametersOf(statement, results));
+        results.push({ affected: changes, insertId: Number(lastInsertRowid) });
+        if (results[0].affected === 0) return null;
+      }
+      return results;
+    })();
+  }
+
   async rows<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     return (await this.run(sql, parameters)).records as T[];
   }
 
   async write(sql: string, parameters: unknown[]): Promise<WriteResult> {
-    const result = await this.run(sql, parameters);
+    return this.resultOf(await this.run(sql, parameters));
+  }
+
+  private resultOf(result: QueryResult): WriteResult {
     // PostgreSQL answers the RETURNING row, MySQL a result header, better-sqlite3 the last row id.
     const raw = result.raw as { insertId?: number } | number | bigint | undefined;
     const insertId = this.postgres ? (result.records[0] as { id?: number } | undefined)?.id : typeof raw === 'object' ? raw.insertId : raw;
@@ -66,4 +124,8 @@ export class Sql {
     }
     return text;
   }
+}
+
+function parametersOf(statement: Statement, earlier: WriteResult[]): unknown[] {
+  return typeof statement.parameters === 'function' ? statement.parameters(earlier) : statement.parameters;
 }

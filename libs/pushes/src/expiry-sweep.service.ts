@@ -5,6 +5,7 @@ import { NamedLocks } from '@app/database';
 import { FileAttachments } from '@app/files';
 import { Metrics } from '@app/metrics';
 import { PushesRepository } from './pushes.repository';
+import { PushesService } from './pushes.service';
 
 export interface SweepResult {
   /** False when another replica held the sweep lock, so this one did nothing. */
@@ -35,12 +36,15 @@ export class ExpirySweepService {
     @InjectSettings() private readonly settings: Settings,
     private readonly metrics: Metrics,
     private readonly files: FileAttachments,
+    private readonly pushes: PushesService,
   ) {}
 
   async sweep(): Promise<SweepResult> {
     const started = performance.now();
     const outcome = await this.locks.withLock(LOCK_NAME, 0, async () => ({
-      expired: await this.drain((batch) => this.repository.expireElapsedBatch(this.clock.now(), batch)),
+      // Those whose owners hear of it one by one with their events, then the rest set-based.
+      expired:
+        (await this.pushes.expireElapsedHeard(this.clock.now())) + (await this.drain((batch) => this.repository.expireElapsedBatch(this.clock.now(), batch))),
       purged: this.settings.purgeAfterMs === undefined ? 0 : await this.drain((batch) => this.purgeBatch(this.clock.now() - this.settings.purgeAfterMs!, batch)),
       // Attached files are due when their push's days end, so this follows the expiry above.
       filesDestroyed: await this.drain((batch) => this.files.destroyDue(batch)),

@@ -25,6 +25,7 @@ function pushOf(days: number, lifetimeMs = days * DAY_MS): PushEntity {
     deleted: false,
     userId: null,
     auditEntryCount: 1,
+    notifyEmailsCount: 0,
     expiredOn: null,
     expiresAt: expiresAtFor(CREATED, lifetimeMs),
     createdAt: CREATED,

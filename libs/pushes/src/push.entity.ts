@@ -67,6 +67,10 @@ export class PushEntity {
   @Column({ name: 'audit_entry_count', type: 'int', default: 0 })
   auditEntryCount!: number;
 
+  /** Recipients its link has been mailed to, over all sends (at most 5, counted in the statement that adds them). */
+  @Column({ name: 'notify_emails_count', type: 'int', default: 0 })
+  notifyEmailsCount!: number;
+
   @Column({ name: 'expired_on', type: 'bigint', nullable: true, transformer: epochMillis })
   expiredOn!: number | null;
 

@@ -5,8 +5,8 @@ import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
 import { answerPage, Client, type ClientInfo, PageQuery, RevealsSecret } from '@app/common';
 import { sendFile, type UploadBatch } from '@app/files';
 import { CreatesPush, Uploads } from './create-push.guard';
-import { CreatePushBody } from './dto/create-push.dto';
-import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
+import { CreatePushBody, NotifyEmailsInput } from './dto/create-push.dto';
+import { NotifyEmailsResponse, OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 import { PassphraseQuery, passphraseOf } from './dto/passphrase-query.dto';
 import {
   ApiCreatePush,
@@ -15,6 +15,7 @@ import {
   ApiGetPushAudit,
   ApiListActivePushes,
   ApiListExpiredPushes,
+  ApiNotifyEmails,
   ApiPreviewPush,
   ApiRetrievePush,
 } from './pushes.openapi';
@@ -99,6 +100,18 @@ export class PushesController {
   @ApiGetPushAudit()
   audit(@Param('url_token') urlToken: string, @Query() query: PageQuery, @CurrentUser() user: AuthenticatedUser): Promise<AuditLogResponse> {
     return this.pushes.auditLog(urlToken, query.page, user);
+  }
+
+  @Post(':url_token/notify_emails')
+  @Authenticated()
+  @ApiNotifyEmails()
+  notifyEmails(
+    @Param('url_token') urlToken: string,
+    @Body() body: NotifyEmailsInput,
+    @Client() client: ClientInfo,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<NotifyEmailsResponse> {
+    return this.pushes.notifyEmails(urlToken, body, client, user);
   }
 
   @Delete(':url_token')

@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
+import { EventsModule } from '@app/events';
 import { FilesModule } from '@app/files';
 import { MetricsModule } from '@app/metrics';
 import { FailedAttemptsModule } from '@app/rate-limit';
@@ -12,7 +13,7 @@ import { PushesRepository } from './pushes.repository';
 import { PushesService } from './pushes.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule, FailedAttemptsModule, FilesModule, MetricsModule],
+  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule, EventsModule, FailedAttemptsModule, FilesModule, MetricsModule],
   controllers: [PushesController],
   providers: [PushesRepository, PushesService, ExpirySweepService],
   // FilesModule too: CreatesPush's guard, used by API v1's controllers as well, reads uploads into FileAttachments.

@@ -21,7 +21,9 @@ import {
 } from '@app/common';
 import { PUSH_KINDS } from '@app/config';
 import { CreatePushBody, wrapperMissing } from './dto/create-push.dto';
-import { OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
+import { NotifyEmailsResponse, OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
+import { NotifyEmailsInput } from './dto/create-push.dto';
+import { NOTIFY_MESSAGES } from './notify-emails';
 
 /**
  * The OpenAPI description of each pushes endpoint, one composite decorator per handler so the
@@ -331,5 +333,29 @@ export const ApiDeletePush = () =>
     }),
     ApiNotFound(),
     ApiTooManyPassphraseAttempts(),
+    ApiServiceUnavailable(),
+  );
+
+export const ApiNotifyEmails = () =>
+  applyDecorators(
+    Tag(),
+    ApiOperation({
+      operationId: 'notifyPushEmails',
+      summary: "Mail the push's link to more recipients (owner only)",
+      description:
+        'Queues a mail of the link (never the payload or passphrase) to each recipient; the audit log reports its sending (`creation_email_send`, `notify_by_email`). ' +
+        'At most 5 recipients per push over all its sends, PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT (500) a day per user, 5 requests a minute per user.',
+    }),
+    UrlToken(),
+    ApiBody({ type: NotifyEmailsInput }),
+    ApiJsonResponse(201, { type: NotifyEmailsResponse, description: 'The mails are queued.' }),
+    ApiBadToken(),
+    ApiInvalidCredential(),
+    ApiErrorResponse(403, 'The push belongs to someone else (or to nobody).', { example: "That push doesn't belong to you." }),
+    ApiNotFound(),
+    ApiValidationFailed(
+      'Mail is not available on this instance, the list or locale is invalid, the push has expired, or a limit is reached (`base`: per push or per day).',
+    ),
+    ApiErrorResponse(429, 'More than 5 requests in a minute by this user (Retry-After says when to try again).', { example: NOTIFY_MESSAGES.tooManyRequests }),
     ApiServiceUnavailable(),
   );

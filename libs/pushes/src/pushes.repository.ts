@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Sql } from '@app/database';
+import { Sql, Statement, WriteResult } from '@app/database';
 import { PushEntity } from './push.entity';
 
 export type PushLink = Pick<PushEntity, 'urlToken' | 'retrievalStep'>;
-export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn' | 'auditEntryCount'>;
+export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn' | 'auditEntryCount' | 'notifyEmailsCount'>;
+/** A push as a retrieval reads it: with whether its owner has endpoints, so events are recorded only then, at no extra query. */
+export type StoredPush = PushEntity & { ownerHasWebhooks: boolean };
 
 /** What an expiry destroys: the secret and the means to check its passphrase. */
 const DESTROY = 'payload = NULL, passphrase_hash = NULL';
@@ -14,12 +16,15 @@ const URL_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 const COLUMNS = [
   'url_token', 'kind', 'name', 'payload', 'note', 'passphrase_hash', 'passphrase_protected', 'expire_after_days',
   'expire_after_views', 'view_count', 'deletable_by_viewer', 'retrieval_step', 'expired', 'deleted', 'user_id',
-  'audit_entry_count', 'expired_on', 'expires_at', 'created_at', 'updated_at',
+  'audit_entry_count', 'notify_emails_count', 'expired_on', 'expires_at', 'created_at', 'updated_at',
 ] as const;
-type PushRow = Record<(typeof COLUMNS)[number] | 'id', unknown>;
+type PushRow = Record<(typeof COLUMNS)[number] | 'id', unknown> & { has_webhooks?: unknown };
 
 const INSERT = `INSERT INTO pushes (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
-const SELECT_BY_TOKEN = `SELECT id, ${COLUMNS.join(', ')} FROM pushes WHERE url_token = ?`;
+const SELECT_WITH_OWNER = `SELECT p.id, ${COLUMNS.map((column) => `p.${column}`).join(', ')}, u.has_webhooks FROM pushes p LEFT JOIN users u ON u.id = p.user_id`;
+const SELECT_BY_TOKEN = `${SELECT_WITH_OWNER} WHERE p.url_token = ?`;
+/** Elapsed active pushes whose owners have endpoints: each is expired on its own, with its event. */
+const SELECT_ELAPSED_HEARD = `${SELECT_WITH_OWNER} WHERE p.expired = FALSE AND p.expires_at <= ? AND u.has_webhooks = TRUE`;
 const SELECT_LINK_BY_TOKEN = 'SELECT url_token, retrieval_step FROM pushes WHERE url_token = ?';
 const CLAIM = 'view_count = ?, updated_at = ?, audit_entry_count = audit_entry_count + 1';
 const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = FALSE AND expires_at > ?';
@@ -27,6 +32,8 @@ const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
 const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = TRUE, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
 const EXPIRE = `UPDATE pushes SET expired = TRUE, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = FALSE`;
 const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
+const COUNT_NOTIFY_EMAILS =
+  'UPDATE pushes SET notify_emails_count = notify_emails_count + ?, audit_entry_count = audit_entry_count + 1 WHERE id = ? AND notify_emails_count + ? <= ?';
 /** What a list never shows, so a page does not read it: the secret and its passphrase's hash (a third of a page's cost on SQLite). */
 const UNLISTED: ReadonlySet<string> = new Set(['payload', 'passphrase_hash']);
 /**
@@ -43,7 +50,7 @@ const SELECT_OWNED_PAGE =
 const flag = (value: boolean) => (value ? 1 : 0);
 const nullableNumber = (value: unknown) => (value === null ? null : Number(value));
 
-function toPush(row: PushRow): PushEntity {
+function toPush(row: PushRow): StoredPush {
   return {
     id: Number(row.id),
     urlToken: row.url_token as string,
@@ -62,18 +69,21 @@ function toPush(row: PushRow): PushEntity {
     deleted: Number(row.deleted) === 1,
     userId: nullableNumber(row.user_id),
     auditEntryCount: Number(row.audit_entry_count),
+    notifyEmailsCount: Number(row.notify_emails_count),
     expiredOn: nullableNumber(row.expired_on),
     expiresAt: Number(row.expires_at),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    ownerHasWebhooks: Number(row.has_webhooks ?? 0) === 1,
   };
 }
 
 /**
  * Every query on pushes. State changes are single conditional UPDATEs whose affected-row count
- * says whether this caller won, so they hold with any number of replicas and need no
- * transaction (SQLite's single TypeORM connection cannot interleave transactions safely).
- * Operations that are always audited reserve their audit entry in the same statement.
+ * says whether this caller won, so they hold with any number of replicas. What must not happen
+ * without the change (its audit entry, its events: `then`) commits in its transaction, and only
+ * when the change won (Sql.writeIf). Operations that are always audited reserve their audit
+ * entry in the same statement.
  * The per-request operations and the list pages are plain SQL (see Sql); sweeps use the query builder.
  */
 @Injectable()
@@ -83,20 +93,29 @@ export class PushesRepository {
     private readonly sql: Sql,
   ) {}
 
-  /** Inserts a push together with the count of its creation audit entry. */
-  async insert(push: NewPush): Promise<PushEntity> {
-    const row: Omit<PushEntity, 'id'> = { ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: 1 };
-    const { insertId } = await this.sql.write(INSERT, [
-      row.urlToken, row.kind, row.name, row.payload, row.note, row.passphraseHash, flag(row.passphraseProtected),
-      row.expireAfterDays, row.expireAfterViews, row.viewCount, row.deletableByViewer === null ? null : flag(row.deletableByViewer),
-      flag(row.retrievalStep), flag(row.expired), flag(row.deleted), row.userId, row.auditEntryCount, row.expiredOn,
-      row.expiresAt, row.createdAt, row.updatedAt,
-    ]);
+  /**
+   * Inserts a push with what `then` writes in the same transaction (its audit entries, counted by
+   * `auditEntries`; a link mail to `notifyEmails` recipients; its events), which reads the push's
+   * id as the first statement's insertId.
+   */
+  async insert(push: NewPush, auditEntries: number, notifyEmails: number, then: Statement[]): Promise<PushEntity> {
+    const row: Omit<PushEntity, 'id'> = {
+      ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: auditEntries, notifyEmailsCount: notifyEmails,
+    };
+    const [{ insertId }] = (await this.sql.writeIf({
+      sql: INSERT,
+      parameters: [
+        row.urlToken, row.kind, row.name, row.payload, row.note, row.passphraseHash, flag(row.passphraseProtected),
+        row.expireAfterDays, row.expireAfterViews, row.viewCount, row.deletableByViewer === null ? null : flag(row.deletableByViewer),
+        flag(row.retrievalStep), flag(row.expired), flag(row.deleted), row.userId, row.auditEntryCount, row.notifyEmailsCount,
+        row.expiredOn, row.expiresAt, row.createdAt, row.updatedAt,
+      ],
+    }, then))!;
     return { ...row, id: insertId };
   }
 
   /** Only well-formed tokens reach the database: URL-safe base64 characters, nothing else. */
-  async findByToken(urlToken: string): Promise<PushEntity | null> {
+  async findByToken(urlToken: string): Promise<StoredPush | null> {
     if (!URL_TOKEN.test(urlToken)) return null;
     const [row] = await this.sql.rows<PushRow>(SELECT_BY_TOKEN, [urlToken]);
     return row ? toPush(row) : null;
@@ -114,32 +133,46 @@ export class PushesRepository {
    * changed the push since it was read, it is active and its window is open at `now`. The claim
    * that uses the last view expires the push and destroys the secret in the same statement.
    */
-  async claimView(seen: PushEntity, now: number): Promise<boolean> {
+  async claimView(seen: PushEntity, now: number, then: Statement[]): Promise<boolean> {
     const viewCount = seen.viewCount + 1;
     const where = [seen.id, seen.viewCount, now];
-    const { affected } =
+    const claim =
       viewCount >= seen.expireAfterViews
-        ? await this.sql.write(CLAIM_LAST_VIEW, [viewCount, now, now, ...where])
-        : await this.sql.write(CLAIM_VIEW, [viewCount, now, ...where]);
-    return affected === 1;
+        ? { sql: CLAIM_LAST_VIEW, parameters: [viewCount, now, now, ...where] }
+        : { sql: CLAIM_VIEW, parameters: [viewCount, now, ...where] };
+    return won(await this.sql.writeIf(claim, then));
   }
 
   /**
    * Expires an active push; false when it was already expired (someone else got there first).
    * A deletion is audited, so it also counts its audit entry.
    */
-  async expire(id: number, now: number, deleted: boolean): Promise<boolean> {
-    const { affected } = await this.sql.write(EXPIRE, [flag(deleted), now, now, deleted ? 1 : 0, id]);
-    return affected === 1;
+  async expire(id: number, now: number, deleted: boolean, then: Statement[]): Promise<boolean> {
+    return won(await this.sql.writeIf({ sql: EXPIRE, parameters: [flag(deleted), now, now, deleted ? 1 : 0, id] }, then));
   }
 
-  /** Counts one more audit entry; with `cap`, only while the push has fewer entries than that. */
-  async countAuditEntry(id: number, cap?: number): Promise<boolean> {
-    const { affected } =
-      cap === undefined
-        ? await this.sql.write(COUNT_AUDIT_ENTRY, [id])
-        : await this.sql.write(`${COUNT_AUDIT_ENTRY} AND audit_entry_count < ?`, [id, cap]);
-    return affected === 1;
+  /** Counts one more audit entry, written by `then`; with `cap`, only while the push has fewer entries than that. */
+  async countAuditEntry(id: number, cap: number | undefined, then: Statement[]): Promise<boolean> {
+    const count =
+      cap === undefined ? { sql: COUNT_AUDIT_ENTRY, parameters: [id] } : { sql: `${COUNT_AUDIT_ENTRY} AND audit_entry_count < ?`, parameters: [id, cap] };
+    return won(await this.sql.writeIf(count, then));
+  }
+
+  /**
+   * Counts `count` more recipients of the push's link mails, and the audit entry `then` writes,
+   * unless that would make more than `max`: concurrent requests cannot pass the cap together.
+   */
+  async countNotifyEmails(id: number, count: number, max: number, then: Statement[]): Promise<boolean> {
+    return won(await this.sql.writeIf({ sql: COUNT_NOTIFY_EMAILS, parameters: [count, id, count, max] }, then));
+  }
+
+  /** Active pushes whose day window has elapsed at `now` and whose owners have endpoints (of one owner, with `userId`). */
+  async findElapsedHeard(now: number, limit: number, userId?: number): Promise<StoredPush[]> {
+    const rows =
+      userId === undefined
+        ? await this.sql.rows<PushRow>(`${SELECT_ELAPSED_HEARD} ORDER BY p.expires_at LIMIT ?`, [now, limit])
+        : await this.sql.rows<PushRow>(`${SELECT_ELAPSED_HEARD} AND p.user_id = ? LIMIT ?`, [now, userId, limit]);
+    return rows.map(toPush);
   }
 
   /** One page of the owner's pushes, newest first; one row more than asked tells whether a next page exists. */
@@ -206,4 +239,9 @@ export class PushesRepository {
     const sql = `UPDATE pushes SET expired = TRUE, expired_on = ?, updated_at = ?, ${DESTROY} WHERE expired = FALSE AND ${condition}`;
     return (await this.sql.write(sql, [now, now, ...parameters])).affected;
   }
+}
+
+/** Whether a guarded write changed its row (see Sql.writeIf). */
+function won(results: WriteResult[] | null): boolean {
+  return results !== null && results[0].affected === 1;
 }

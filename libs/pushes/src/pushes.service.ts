@@ -24,24 +24,29 @@ import {
 } from '@app/common';
 import { InjectSettings, PushKind, Range, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
+import { Statement, WriteResult } from '@app/database';
+import { ExpiryReason, Outbox, PushEventType } from '@app/events';
 import { type AttachedFile, FileAttachments, type IncomingFile, type StoredFile, UploadBatch } from '@app/files';
 import { Metrics, RetrievalOutcome } from '@app/metrics';
 import { FailedAttempts } from '@app/rate-limit';
-import { JsonFileInput, PushInput } from './dto/create-push.dto';
+import { JsonFileInput, NotifyEmailsInput, PushInput } from './dto/create-push.dto';
 import { daysOf, describeDurations, describeLifetime, expiresAtFor, hasElapsed, LIFETIME_BY_DURATION } from './expiry';
 import {
   mapOwnedPush,
   mapPush,
   mapRetrievedPush,
+  NotifyEmailsResponse,
   OwnedPushResponse,
   PreviewResponse,
   PushResponse,
   RetrievedPushResponse,
   htmlUrlOf,
   listUrlOf,
+  remainingOf,
 } from './dto/push-response.dto';
+import { MAX_NOTIFY_EMAILS, NOTIFY_LOCALES, NOTIFY_MESSAGES, parseRecipients } from './notify-emails';
 import { PushEntity } from './push.entity';
-import { NewPush, PushesRepository } from './pushes.repository';
+import { NewPush, PushesRepository, StoredPush } from './pushes.repository';
 
 const QR_PAYLOAD_MAX = 1024;
 const DISABLED_MESSAGES: Record<PushKind, string> = {
@@ -53,6 +58,16 @@ const DISABLED_MESSAGES: Record<PushKind, string> = {
 const NOT_DELETABLE = 'That push is not deletable by viewers.';
 const NOT_YOURS = "That push doesn't belong to you.";
 const TOO_MANY_ATTEMPTS = 'Too many failed passphrase attempts. Try again later.';
+const NOTIFY_REQUESTS_PER_MINUTE = 5;
+
+/** The link mail a create or a later request asks for: who, in which locale. */
+interface LinkMailRequest {
+  recipients: string[];
+  locale: string | null;
+}
+
+/** The id of the push inserted by the first statement of a transaction. */
+const insertedPush = (earlier: WriteResult[]) => earlier[0].insertId;
 
 /** The push lifecycle: creation rules, counted retrieval, preview and deletion. */
 @Injectable()
@@ -67,6 +82,7 @@ export class PushesService {
     @InjectSettings() private readonly settings: Settings,
     private readonly metrics: Metrics,
     private readonly files: FileAttachments,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
@@ -103,9 +119,10 @@ export class PushesService {
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
-    const { lifetime, ...rules } = this.creationRules(input, withFiles);
+    const { lifetime, linkMail, ...rules } = this.creationRules(input, withFiles, owner);
+    if (linkMail) await this.checkDailyEmailLimit(owner!, now);
     for (const file of input.files ?? []) await uploads.add(decodeJsonFile(file));
-    const push = await this.repository.insert({
+    const newPush: NewPush = {
       ...rules,
       urlToken,
       userId: owner?.id ?? null,
@@ -117,11 +134,45 @@ export class PushesService {
       expiresAt: expiresAtFor(now, lifetime),
       createdAt: now,
       updatedAt: now,
-    });
+    };
+    const created = { ...newPush, id: 0, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: 0, notifyEmailsCount: 0 };
+    const baseUrl = this.baseUrl(client);
+    const then = [
+      this.audit.entry(insertedPush, 'creation', client),
+      ...(linkMail ? this.linkMailStatements(created, insertedPush, linkMail, owner!, client, baseUrl, 1) : []),
+      ...this.eventsOf({ ...created, ownerHasWebhooks: owner?.hasWebhooks ?? false }, 'push.created', now),
+    ];
+    const push = await this.repository.insert(newPush, linkMail ? 2 : 1, linkMail?.recipients.length ?? 0, then);
     if (withFiles) await this.files.attach(push.id, uploads, push.expiresAt);
-    await this.audit.record(push.id, 'creation', client);
     this.metrics.pushCreated(push.kind);
-    return mapOwnedPush(push, input.note ?? null, now, this.baseUrl(client));
+    const response = mapOwnedPush(push, input.note ?? null, now, baseUrl);
+    return linkMail ? { ...response, notify_emails_to: linkMail.recipients.join(','), notify_emails_to_locale: linkMail.locale } : response;
+  }
+
+  /**
+   * Mails the push's link to more recipients (its owner only): at most MAX_NOTIFY_EMAILS over all
+   * its sends, the owner's daily limit, and NOTIFY_REQUESTS_PER_MINUTE requests a minute.
+   */
+  async notifyEmails(urlToken: string, input: NotifyEmailsInput, client: ClientInfo, caller: AuthenticatedUser): Promise<NotifyEmailsResponse> {
+    const push = await this.findActiveOrExpired(urlToken);
+    if (!isOwner(push, caller)) throw new ForbiddenError(NOT_YOURS);
+    const key = `notify-emails:${caller.id}`;
+    const retryAfter = await this.attempts.blockedFor(key, NOTIFY_REQUESTS_PER_MINUTE);
+    if (retryAfter > 0) throw new TooManyRequestsError(NOTIFY_MESSAGES.tooManyRequests, retryAfter);
+    await this.attempts.recordFailure(key);
+    const faults = new FieldFaults(fieldErrorsOf(input));
+    const linkMail = this.linkMailRequest({ ...input, notify_emails_to: input.notify_emails_to ?? '' }, caller, faults);
+    faults.throwIfAny();
+    if (push.expired) throw ValidationFailedError.of('base', 'That push has expired.');
+    const now = this.clock.now();
+    await this.checkDailyEmailLimit(caller, now);
+    const count = linkMail!.recipients.length;
+    const statements = this.linkMailStatements(push, () => push.id, linkMail!, caller, client, this.baseUrl(client), 0);
+    if (!(await this.repository.countNotifyEmails(push.id, count, MAX_NOTIFY_EMAILS, statements))) {
+      const sent = (await this.repository.findByToken(urlToken))?.notifyEmailsCount ?? push.notifyEmailsCount;
+      throw ValidationFailedError.of('base', NOTIFY_MESSAGES.pushCap(sent));
+    }
+    return { message: NOTIFY_MESSAGES.queued };
   }
 
   /**
@@ -145,7 +196,7 @@ export class PushesService {
       const push = await this.findActiveOrExpired(urlToken);
       const now = this.clock.now();
       if (push.expired) {
-        await this.auditCapped(push, 'failed_view', client);
+        await this.auditCapped(push, 'failed_view', client, []);
         this.metrics.retrieval('expired');
         return mapRetrievedPush(push, null, [], now, this.baseUrl(client));
       }
@@ -154,16 +205,19 @@ export class PushesService {
         passphraseChecked = true;
       }
       if (isOwner(push, caller)) {
-        await this.repository.countAuditEntry(push.id);
-        await this.audit.record(push.id, 'owner_view', client);
+        await this.repository.countAuditEntry(push.id, undefined, [this.audit.entry(push.id, 'owner_view', client)]);
         this.metrics.retrieval('owner_view');
         return mapRetrievedPush(push, this.decryptPayload(push), await this.filesOf(push), now, this.baseUrl(client));
       }
-      if (await this.repository.claimView(push, now)) {
+      const viewed = { ...push, viewCount: push.viewCount + 1, updatedAt: now };
+      const lastView = viewed.viewCount >= push.expireAfterViews;
+      const then = [
+        this.audit.entry(push.id, 'view', client),
+        ...this.eventsOf(viewed, 'push.viewed', now),
+        ...(lastView ? this.eventsOf({ ...viewed, expired: true }, 'push.expired', now, 'views') : []),
+      ];
+      if (await this.repository.claimView(push, now, then)) {
         const payload = this.decryptPayload(push);
-        await this.audit.record(push.id, 'view', client);
-        const viewed = { ...push, viewCount: push.viewCount + 1, updatedAt: now };
-        const lastView = viewed.viewCount >= push.expireAfterViews;
         const files = await this.filesOf(push);
         // The last view's links work for their lifetime; then the sweep destroys the files.
         if (lastView && files.length > 0) await this.files.keepForLinks(push.id);
@@ -196,7 +250,7 @@ export class PushesService {
     const usedUp = !push.deleted && push.viewCount >= push.expireAfterViews;
     const file = push.expired && !usedUp ? null : await this.files.open(push.id, link);
     if (!file) throw new NotFoundError();
-    if (purpose === 'download') await this.auditCapped(push, 'file_download', client);
+    if (purpose === 'download') await this.auditCapped(push, 'file_download', client, this.eventsOf(push, 'push.file_downloaded', this.clock.now()));
     return file;
   }
 
@@ -209,9 +263,10 @@ export class PushesService {
     }
     if (!push.expired) {
       if (!owner) await this.checkPassphrase(push, passphrase, client);
-      if (await this.repository.expire(push.id, this.clock.now(), true)) {
+      const now = this.clock.now();
+      const then = [this.audit.entry(push.id, 'expire', client), ...this.eventsOf({ ...push, expired: true }, 'push.expired', now, owner ? 'owner' : 'viewer')];
+      if (await this.repository.expire(push.id, now, true, then)) {
         await this.destroyFiles(push);
-        await this.audit.record(push.id, 'expire', client);
         this.metrics.expired('deleted');
       }
     }
@@ -228,6 +283,7 @@ export class PushesService {
   /** The caller's own pushes, newest first; elapsed ones are expired first so both lists agree with retrieval. */
   async list(caller: AuthenticatedUser, expired: boolean, page: number, client: ClientInfo): Promise<Page<OwnedPushResponse>> {
     const now = this.clock.now();
+    if (caller.hasWebhooks) await this.expireElapsedHeard(now, caller.id);
     this.metrics.expired('days', await this.repository.expireElapsedOwnedBy(caller.id, now));
     const rows = await this.repository.findOwned(caller.id, expired, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
     const baseUrl = this.baseUrl(client);
@@ -244,20 +300,114 @@ export class PushesService {
     return expired;
   }
 
+  /**
+   * Expires, one by one with their events, up to `limit` elapsed pushes whose owners have endpoints
+   * (of one owner, with `userId`); the set-based expiry then takes the rest. Returns how many.
+   */
+  async expireElapsedHeard(now: number, userId?: number, limit = 1000): Promise<number> {
+    let expired = 0;
+    for (const push of await this.repository.findElapsedHeard(now, limit, userId)) {
+      if (await this.expireElapsed(push, now)) expired++;
+    }
+    return expired;
+  }
+
   /** The push by token, expired first if its day window has elapsed (lazy expiry). */
-  private async findActiveOrExpired(urlToken: string): Promise<PushEntity> {
+  private async findActiveOrExpired(urlToken: string): Promise<StoredPush> {
     const push = await this.repository.findByToken(urlToken);
     if (!push) throw new NotFoundError();
     const now = this.clock.now();
     if (push.expired || !hasElapsed(push, now)) return push;
-    if (await this.repository.expire(push.id, now, false)) {
-      await this.destroyFiles(push);
-      this.metrics.expired('days');
-    }
+    await this.expireElapsed(push, now);
     return (await this.repository.findByToken(urlToken)) ?? push;
   }
 
-  private async checkPassphrase(push: PushEntity, given: string | undefined, client: ClientInfo): Promise<void> {
+  private async expireElapsed(push: StoredPush, now: number): Promise<boolean> {
+    if (!(await this.repository.expire(push.id, now, false, this.eventsOf({ ...push, expired: true }, 'push.expired', now, 'days')))) return false;
+    await this.destroyFiles(push);
+    this.metrics.expired('days');
+    return true;
+  }
+
+  /** The event statements a change records: none unless the push's owner has endpoints (no cost for everyone else). */
+  private eventsOf(push: PushEntity & { ownerHasWebhooks: boolean }, type: PushEventType, now: number, reason?: ExpiryReason): Statement[] {
+    if (!push.ownerHasWebhooks || push.userId === null) return [];
+    const data = { url_token: push.urlToken, kind: push.kind, name: push.name, ...remainingOf(push, now), expired: push.expired, ...(reason && { reason }) };
+    return [this.outbox.pushEvent(type, push.userId, data, now)];
+  }
+
+  /**
+   * A link mail's audit entry (status pending) and its outbox row, for the transaction that counts
+   * its recipients; the entry is the `auditIndex`-th statement after the guard.
+   */
+  private linkMailStatements(
+    push: PushEntity,
+    pushId: (earlier: WriteResult[]) => number,
+    mail: LinkMailRequest,
+    owner: AuthenticatedUser,
+    client: ClientInfo,
+    baseUrl: string,
+    auditIndex: number,
+  ): Statement[] {
+    const now = this.clock.now();
+    const notifyByEmail = { recipients: mail.recipients.join(','), locale: mail.locale, status: 'pending' as const, successful_sends: '', proceed_at: null };
+    return [
+      this.audit.entry(pushId, 'creation_email_send', client, notifyByEmail),
+      this.outbox.linkMail(
+        owner.id,
+        {
+          recipients: mail.recipients,
+          locale: mail.locale,
+          url_token: push.urlToken,
+          html_url: htmlUrlOf(push, baseUrl),
+          owner_email: owner.email,
+          ...remainingOf(push, now),
+          expires_at: new Date(push.expiresAt).toISOString(),
+        },
+        (earlier) => earlier[auditIndex + 1].insertId,
+        now,
+      ),
+    ];
+  }
+
+  /**
+   * The link mail asked for with `notify_emails_to`, or undefined when none is; faults (mail not
+   * available, an anonymous creator, a bad list or locale) go to `faults`, with the reference's messages.
+   */
+  private linkMailRequest(input: { notify_emails_to?: string | null; notify_emails_to_locale?: string | null }, owner: AuthenticatedUser | undefined, faults: FieldFaults): LinkMailRequest | undefined {
+    const to = input.notify_emails_to ?? undefined;
+    const locale = input.notify_emails_to_locale?.trim() || null;
+    if (to === undefined && locale === null) return undefined;
+    if (!this.settings.mail.emailAvailable) {
+      if (to !== undefined) faults.add('notify_emails_to', NOTIFY_MESSAGES.notAvailable);
+      if (locale !== null) faults.add('notify_emails_to_locale', NOTIFY_MESSAGES.localeNotAvailable);
+      return undefined;
+    }
+    if (!owner) {
+      if (to !== undefined) faults.add('notify_emails_to', NOTIFY_MESSAGES.unknownUser);
+      if (locale !== null) faults.add('notify_emails_to_locale', NOTIFY_MESSAGES.localeUnknownUser);
+      return undefined;
+    }
+    if (locale !== null && !NOTIFY_LOCALES.has(locale)) faults.add('notify_emails_to_locale', NOTIFY_MESSAGES.locale);
+    if (to === undefined || to.trim() === '') {
+      faults.add('notify_emails_to', NOTIFY_MESSAGES.blank);
+      return undefined;
+    }
+    const parsed = parseRecipients(to);
+    if ('fault' in parsed) {
+      faults.add('notify_emails_to', parsed.fault);
+      return undefined;
+    }
+    return { recipients: parsed.recipients, locale };
+  }
+
+  /** The owner's daily limit of link mails (PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT), counted since the start of the UTC day. */
+  private async checkDailyEmailLimit(owner: AuthenticatedUser, now: number): Promise<void> {
+    const sent = await this.outbox.emailsSentSince(owner.id, now - (now % DAY_MS));
+    if (sent >= this.settings.mail.notifyByEmail.dailyLimit) throw ValidationFailedError.of('base', NOTIFY_MESSAGES.dailyLimit);
+  }
+
+  private async checkPassphrase(push: StoredPush, given: string | undefined, client: ClientInfo): Promise<void> {
     if (!push.passphraseHash) return;
     const key = `push:${push.id}`;
     const retryAfter = await this.attempts.blockedFor(key, this.settings.passphraseAttemptsPerMinute);
@@ -265,18 +415,17 @@ export class PushesService {
     if (given !== undefined && (await this.hasher.verify(push.passphraseHash, given))) return;
     await this.attempts.recordFailure(key);
     this.metrics.passphraseFailed();
-    await this.auditCapped(push, 'failed_passphrase', client);
+    await this.auditCapped(push, 'failed_passphrase', client, this.eventsOf(push, 'push.passphrase_failed', this.clock.now()));
     throw new PassphraseRequiredError();
   }
 
   /**
    * Entries anyone holding the link can cause over and over (failures, downloads) are audited only
-   * while the push is under its entry cap, so hammering a link cannot grow the table.
+   * while the push is under its entry cap, so hammering a link can grow neither the table nor
+   * the owner's notifications (`events`).
    */
-  private async auditCapped(push: PushEntity, kind: 'failed_view' | 'failed_passphrase' | 'file_download', client: ClientInfo): Promise<void> {
-    if (await this.repository.countAuditEntry(push.id, this.settings.auditMaxEntriesPerPush)) {
-      await this.audit.record(push.id, kind, client);
-    }
+  private async auditCapped(push: PushEntity, kind: 'failed_view' | 'failed_passphrase' | 'file_download', client: ClientInfo, events: Statement[]): Promise<void> {
+    await this.repository.countAuditEntry(push.id, this.settings.auditMaxEntriesPerPush, [this.audit.entry(push.id, kind, client), ...events]);
   }
 
   /** A viewed file push's files, with fresh links; other kinds have none. */
@@ -300,7 +449,7 @@ export class PushesService {
    * Applies the kind's settings to the creator's choices. Every field at fault is reported at once,
    * in one 422 with the type errors the validation pipe left on the input (fieldErrorsOf).
    */
-  private creationRules(input: PushInput, withFiles: boolean) {
+  private creationRules(input: PushInput, withFiles: boolean, owner: AuthenticatedUser | undefined) {
     const faults = new FieldFaults(fieldErrorsOf(input));
     // The kind decides every other rule: when it cannot be told, they cannot be judged.
     if (faults.has('kind') || faults.has('files')) faults.throwIfAny();
@@ -313,6 +462,7 @@ export class PushesService {
     if (typeof lifetime !== 'number') faults.add(lifetime.field, lifetime.message);
     const expireAfterViews = input.expire_after_views ?? rules.expireAfterViews.default;
     faults.add('expire_after_views', rangeFault('expire_after_views', expireAfterViews, rules.expireAfterViews));
+    const linkMail = this.linkMailRequest(input, owner, faults);
     faults.throwIfAny();
     // Past the faults, the lifetime is one.
     const ms = lifetime as number;
@@ -320,11 +470,12 @@ export class PushesService {
     return {
       kind,
       lifetime: ms,
+      linkMail,
       expireAfterDays: daysOf(ms),
       expireAfterViews,
       deletableByViewer: kind === 'url' ? null : option(rules.deletableByViewer, input.deletable_by_viewer),
       retrievalStep: option(rules.retrievalStep, input.retrieval_step),
-    } satisfies Partial<NewPush> & { lifetime: number };
+    } satisfies Partial<NewPush> & { lifetime: number; linkMail?: LinkMailRequest };
   }
 
   private baseUrl(client: ClientInfo): string {

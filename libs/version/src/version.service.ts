@@ -19,7 +19,7 @@ export class VersionService {
         accounts: { enabled: false },
         pushes: {
           enabled: true,
-          email_auto_dispatch: false,
+          email_auto_dispatch: settings.mail.emailAvailable,
           file_attachments: { enabled: settings.kinds.file.enabled, requires_authentication: true },
           url_pushes: { enabled: settings.kinds.url.enabled },
           qr_code_pushes: { enabled: settings.kinds.qr.enabled },

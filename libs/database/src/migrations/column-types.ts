@@ -39,5 +39,9 @@ export function columnTypes(queryRunner: QueryRunner) {
      * integers (0); PostgreSQL has a real boolean, which takes no integer default.
      */
     false: engine === 'postgres' ? false : 0,
+    /** A boolean as the entities read it: MySQL's TINYINT (its BOOLEAN is TINYINT(1), a display width TypeORM reports as a difference). */
+    boolean: engine === 'mysql' ? 'tinyint' : 'boolean',
+    /** A foreign key's ON UPDATE as the entities read it: MySQL states it, the others leave it implied. */
+    onUpdate: engine === 'mysql' ? 'NO ACTION' : undefined,
   };
 }

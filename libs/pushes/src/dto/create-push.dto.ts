@@ -32,6 +32,13 @@ export class JsonFileInput {
   data!: string;
 }
 
+const NOTIFY_EMAILS_TO = {
+  description:
+    'Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.',
+  example: 'alice@example.com,bob@example.com',
+};
+const NOTIFY_EMAILS_TO_LOCALE = { description: "The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.", example: 'en' };
+
 export class PushInput {
   @ApiPropertyOptional({
     type: String,
@@ -120,6 +127,14 @@ export class PushInput {
   @OptionalText(10_000)
   note?: string;
 
+  @ApiPropertyOptional({ type: String, maxLength: 2000, ...NOTIFY_EMAILS_TO })
+  @OptionalText(2000)
+  notify_emails_to?: string;
+
+  @ApiPropertyOptional({ type: String, maxLength: 8, ...NOTIFY_EMAILS_TO_LOCALE })
+  @OptionalText(8)
+  notify_emails_to_locale?: string;
+
   @ApiPropertyOptional({
     type: [JsonFileInput],
     description:
@@ -162,4 +177,15 @@ export function WrappedPush(input: () => Type, description: string): PropertyDec
 export class CreatePushBody {
   @WrappedPush(() => PushInput, 'The push to create.')
   push!: PushInput;
+}
+
+/** POST /api/v2/pushes/:url_token/notify_emails: top-level, as the reference takes it. */
+export class NotifyEmailsInput {
+  @ApiProperty({ type: String, maxLength: 2000, ...NOTIFY_EMAILS_TO })
+  @OptionalText(2000)
+  notify_emails_to?: string;
+
+  @ApiPropertyOptional({ type: String, maxLength: 8, ...NOTIFY_EMAILS_TO_LOCALE })
+  @OptionalText(8)
+  notify_emails_to_locale?: string;
 }

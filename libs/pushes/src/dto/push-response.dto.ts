@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PUSH_KINDS, type PushKind } from '@app/config';
 import { DAY_MS } from '@app/common';
 import type { AttachedFile } from '@app/files';
@@ -83,6 +83,17 @@ export class OwnedPushResponse extends PushResponse {
 
   @ApiProperty({ type: String, description: "The owner's private note (kept after expiry); `\"\"` when none was given.", example: 'Sent to Alice' })
   note!: string;
+
+  @ApiPropertyOptional({ type: String, description: 'Create only, when given: the recipients the link is mailed to, as kept (repeats dropped).', example: 'alice@example.com' })
+  notify_emails_to?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Create only, with notify_emails_to.', example: 'en' })
+  notify_emails_to_locale?: string | null;
+}
+
+export class NotifyEmailsResponse {
+  @ApiProperty({ type: String, example: 'Recipient(s) are added to the queue to be sent.' })
+  message!: string;
 }
 
 /** A file attached to a push, as a retrieval lists it. */
@@ -135,9 +146,16 @@ export function listUrlOf(expired: boolean, page: number, baseUrl: string): stri
   return `${baseUrl}/api/v2/pushes/${expired ? 'expired' : 'active'}?page=${page}`;
 }
 
-export function mapPush(push: PushEntity, now: number, baseUrl: string): PushResponse {
-  // The same as the whole days left for a push of whole days; none once a lifetime under a day has elapsed.
+/** What is left of a push at `now`: whole days (none once a lifetime under a day has elapsed) and views. */
+export function remainingOf(push: PushEntity, now: number): { days_remaining: number; views_remaining: number } {
   const elapsedDays = now >= push.expiresAt ? push.expireAfterDays : Math.floor((now - push.createdAt) / DAY_MS);
+  return {
+    days_remaining: Math.max(push.expireAfterDays - elapsedDays, 0),
+    views_remaining: Math.max(push.expireAfterViews - push.viewCount, 0),
+  };
+}
+
+export function mapPush(push: PushEntity, now: number, baseUrl: string): PushResponse {
   return {
     url_token: push.urlToken,
     kind: push.kind,
@@ -149,8 +167,7 @@ export function mapPush(push: PushEntity, now: number, baseUrl: string): PushRes
     deletable_by_viewer: push.deletableByViewer,
     retrieval_step: push.retrievalStep,
     passphrase_protected: push.passphraseProtected,
-    days_remaining: Math.max(push.expireAfterDays - elapsedDays, 0),
-    views_remaining: Math.max(push.expireAfterViews - push.viewCount, 0),
+    ...remainingOf(push, now),
     expires_at: iso(push.expiresAt),
     created_at: iso(push.createdAt),
     updated_at: iso(push.updatedAt),

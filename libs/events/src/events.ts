@@ -1,0 +1,46 @@
+/** What owners can subscribe to, in the order the API lists them. */
+export const PUSH_EVENT_TYPES = ['push.created', 'push.viewed', 'push.expired', 'push.passphrase_failed', 'push.file_downloaded'] as const;
+export type PushEventType = (typeof PUSH_EVENT_TYPES)[number];
+
+/** Why a push expired: its views were used up, its days elapsed, or its owner or a viewer deleted it. */
+export type ExpiryReason = 'views' | 'days' | 'owner' | 'viewer';
+
+/** What an event tells of its push: never the payload, passphrase, note or file names. */
+export interface PushEventData {
+  url_token: string;
+  kind: string;
+  name: string | null;
+  views_remaining: number;
+  days_remaining: number;
+  expired: boolean;
+  /** push.expired only. */
+  reason?: ExpiryReason;
+}
+
+/** A webhook's body, exactly as it is signed and sent; `id` is the Standard Webhooks `webhook-id`. */
+export interface PushEvent {
+  id: string;
+  type: PushEventType;
+  timestamp: string;
+  data: PushEventData;
+}
+
+/** The owner's request to mail a push's link to recipients they named (the reference's "notify by email"). */
+export interface LinkMail {
+  id: string;
+  type: 'push.link_mail';
+  timestamp: string;
+  /** The audit entry whose `notify_by_email` block reports the sending. */
+  audit_entry_id: number;
+  recipients: string[];
+  locale: string | null;
+  url_token: string;
+  html_url: string;
+  /** The sender as the mail names them: the push's owner. */
+  owner_email: string;
+  views_remaining: number;
+  days_remaining: number;
+  expires_at: string;
+}
+
+export type OutboxPayload = PushEvent | LinkMail;
