@@ -5,6 +5,15 @@
  * Label values come only from small fixed sets, never from tokens, paths or user input.
  */
 export * from './metrics.module';
-export { Metrics, type RetrievalOutcome, type ExpiryReason, type FileDirection, type DependencyStates } from './metrics';
+export {
+  Metrics,
+  type RetrievalOutcome,
+  type ExpiryReason,
+  type FileDirection,
+  type DependencyStates,
+  type NotificationChannel,
+  type NotificationOutcome,
+  type NotificationQueue,
+} from './metrics';
 export { MetricsServer } from './metrics-server';
 export { recordRequest, routeLabel, methodLabel, statusClassLabel } from './http-metrics';

@@ -8,6 +8,15 @@ export type RetrievalOutcome = 'viewed' | 'owner_view' | 'expired' | 'passphrase
 export type ExpiryReason = 'views' | 'days' | 'deleted' | 'sweep' | 'user_deleted';
 
 export type FileDirection = 'upload' | 'download';
+/** Where a notification goes: a signed webhook, a mail to the push's owner, or the link mailed to its recipients. */
+export type NotificationChannel = 'webhook' | 'owner_email' | 'link_email';
+/** What became of one delivery attempt: sent, to be retried, or given up on (dead). */
+export type NotificationOutcome = 'sent' | 'retried' | 'failed';
+/** The outbox's backlog as a scrape sees it: deliveries waiting (and events not yet dispatched), and the oldest one's age. */
+export interface NotificationQueue {
+  depth: number;
+  oldestAgeSeconds: number;
+}
 /** Each dependency the readiness check knows of, and whether it answers. */
 export type DependencyStates = Record<string, boolean>;
 
@@ -15,6 +24,8 @@ const PUSH_KINDS = ['text', 'file', 'url', 'qr'];
 const FILE_DIRECTIONS: FileDirection[] = ['upload', 'download'];
 const RETRIEVAL_OUTCOMES: RetrievalOutcome[] = ['viewed', 'owner_view', 'expired', 'passphrase_failed', 'rate_limited', 'not_found'];
 const EXPIRY_REASONS: ExpiryReason[] = ['views', 'days', 'deleted', 'sweep', 'user_deleted'];
+const NOTIFICATION_CHANNELS: NotificationChannel[] = ['webhook', 'owner_email', 'link_email'];
+const NOTIFICATION_OUTCOMES: NotificationOutcome[] = ['sent', 'retried', 'failed'];
 
 /**
  * The process's metrics, in a registry of its own (several apps can live in one test process).
@@ -100,7 +111,30 @@ export class Metrics {
     },
   });
 
+  private readonly notifications = new Counter({
+    name: 'pwpush_notifications_total',
+    help: 'Notification delivery attempts, by channel and outcome: sent, retried (failed, another attempt is due) or failed (given up: dead).',
+    labelNames: ['channel', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readQueue?: () => Promise<NotificationQueue>;
+  private readonly queueDepth = new Gauge({
+    name: 'pwpush_notification_queue_depth',
+    help: 'Notifications waiting: pending deliveries and events not yet dispatched into deliveries.',
+    registers: [this.registry],
+    // Sets the oldest age's gauge too, registered after it: one read of the queue per scrape.
+    collect: async () => this.collectQueue(),
+  });
+
+  private readonly queueOldest = new Gauge({
+    name: 'pwpush_notification_queue_oldest_age_seconds',
+    help: 'Age of the oldest waiting notification (0 when none wait).',
+    registers: [this.registry],
+  });
+
   constructor() {
+    for (const channel of NOTIFICATION_CHANNELS) for (const outcome of NOTIFICATION_OUTCOMES) this.notifications.inc({ channel, outcome }, 0);
     for (const kind of PUSH_KINDS) this.pushesCreated.inc({ kind }, 0);
     for (const outcome of RETRIEVAL_OUTCOMES) this.retrievals.inc({ outcome }, 0);
     for (const reason of EXPIRY_REASONS) this.expiries.inc({ reason }, 0);
@@ -115,6 +149,21 @@ export class Metrics {
     if (this.processMetrics) return;
     this.processMetrics = true;
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** How the notification queue's gauges are read at each scrape: the worker's repository (the CLI has none). */
+  watchNotificationQueue(read: () => Promise<NotificationQueue>): void {
+    this.readQueue = read;
+  }
+
+  notification(channel: NotificationChannel, outcome: NotificationOutcome): void {
+    this.notifications.inc({ channel, outcome });
+  }
+
+  private async collectQueue(): Promise<void> {
+    const queue = await this.readQueue?.().catch(() => undefined);
+    this.queueDepth.set(queue?.depth ?? 0);
+    this.queueOldest.set(queue?.oldestAgeSeconds ?? 0);
   }
 
   /** How pwpush_dependency_up learns the dependencies' states: the readiness checks (the CLI has none). */
