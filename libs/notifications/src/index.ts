@@ -5,4 +5,10 @@
  */
 export { newWebhookSecret, signWebhook, type SignedMessage, type WebhookSignatureHeaders } from './webhooks/webhook-signature';
 export { isRefusedAddress, MAX_WEBHOOK_URL_LENGTH, refusedWebhookUrl } from './webhooks/webhook-destination';
-export { type DeliveryResult, type WebhookRequest, WebhookSender, type WebhookSenderOptions } from './webhooks/webhook-sender';
+export {
+  type DeliveryResult,
+  type ResolveHost,
+  type WebhookRequest,
+  WebhookSender,
+  type WebhookSenderOptions,
+} from './webhooks/webhook-sender';

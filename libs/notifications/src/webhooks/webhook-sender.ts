@@ -21,10 +21,18 @@ export interface DeliveryResult {
   error?: string;
 }
 
+/** Every address a host name has, as `dns.lookup(name, { all: true })` gives them. */
+export type ResolveHost = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+/** Seams for tests; production uses the defaults. */
 export interface WebhookSenderOptions {
-  /** Certificates to trust instead of the system's, for tests against a local https receiver. */
+  /** Certificates to trust instead of the system's, for a local https receiver. */
   ca?: string | Buffer;
+  /** The resolver (the system's by default), so a test can name addresses no DNS gives out. */
+  resolveHost?: ResolveHost;
 }
+
+const systemResolver: ResolveHost = (hostname) => lookup(hostname, { all: true });
 
 /** The receiver's answer is not used: read this much so a short one ends cleanly, then hang up. */
 export const MAX_RESPONSE_BYTES = 4096;
@@ -71,7 +79,7 @@ export class WebhookSender {
     if (literal !== undefined) return { url, addresses: [{ address: literal, family: isIP(literal) === 6 ? 6 : 4 }] };
     let addresses: Address[];
     try {
-      const answers = await untilAborted(lookup(url.hostname, { all: true }), signal);
+      const answers = await untilAborted((this.options.resolveHost ?? systemResolver)(url.hostname), signal);
       addresses = answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
     } catch {
       return failure(signal.aborted ? 'timeout' : 'DNS lookup failed');

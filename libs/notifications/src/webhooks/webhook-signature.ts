@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-/** The headers a Standard Webhooks receiver verifies (https://www.standardwebhooks.com). */
-export interface WebhookSignatureHeaders {
+/**
+ * The headers a Standard Webhooks receiver verifies (https://www.standardwebhooks.com). A type
+ * rather than an interface, so it can be passed as any `Record<string, string>` of headers.
+ */
+export type WebhookSignatureHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 export interface SignedMessage {
   /** The same for every attempt at one message, so receivers can drop repeats (delivery is at least once). */
