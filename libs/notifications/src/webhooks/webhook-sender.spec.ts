@@ -227,10 +227,10 @@ describe('WebhookSender', () => {
       expect(plainReceiver.received).toHaveLength(1);
     });
 
-    it('says so when the name does not resolve', async () => {
-      const resolveHost: ResolveHost = async () => {
-        throw Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example.com'), { code: 'ENOTFOUND' });
-      };
+    it.each([
+      ['fails', async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example.com'), { code: 'ENOTFOUND' }))],
+      ['answers no address', async () => []],
+    ] as [string, ResolveHost][])('says so when the lookup %s', async (_case, resolveHost) => {
       const result = await new WebhookSender(settings(), { resolveHost }).send({
         url: 'https://hooks.example.com/hook',
         headers: {},

@@ -47,7 +47,8 @@ interface Address {
 /** Where a connection goes: the URL, and the addresses its host was checked at. */
 interface Destination {
   url: URL;
-  addresses: [Address, ...Address[]];
+  /** Never empty. */
+  addresses: Address[];
 }
 
 /**
@@ -55,8 +56,9 @@ interface Destination {
  * checked again (settings may have changed since registration), the host is resolved once and
  * every address it has is checked, and the connection goes to the checked addresses only (so a
  * second, different DNS answer cannot be used against us) with the name kept for SNI,
- * certificate checks and Host. Redirects are not followed, one deadline bounds the whole attempt, and no
- * proxy from the environment is used (Node's http client reads none and gets no agent here).
+ * certificate checks and Host. Redirects are not followed and one deadline bounds the whole
+ * attempt. No proxy from the environment is used: each request gets its own agent-less
+ * connection, so neither a global agent nor a pooled socket to another address can step in.
  */
 export class WebhookSender {
   constructor(
@@ -84,12 +86,12 @@ export class WebhookSender {
     } catch {
       return failure(signal.aborted ? 'timeout' : 'DNS lookup failed');
     }
+    if (addresses.length === 0) return failure('DNS lookup failed');
     const allowedByName = isAllowedHostName(url.hostname, this.settings);
     if (!allowedByName && addresses.some(({ address }) => isRefusedAddress(address, this.settings))) {
       return failure(`refused: resolves to ${REFUSED_ADDRESS_KINDS}`);
     }
-    const [first, ...others] = addresses;
-    return first === undefined ? failure('DNS lookup failed') : { url, addresses: [first, ...others] };
+    return { url, addresses };
   }
 
   private post({ url, addresses }: Destination, request: WebhookRequest, signal: AbortSignal): Promise<DeliveryResult> {
@@ -125,7 +127,7 @@ export class WebhookSender {
  * A DNS lookup that answers the checked addresses: all of them when Node asks for all (to try
  * each family in turn, "happy eyeballs"), else the first, as the resolver ordered them.
  */
-function pinnedLookup(addresses: Destination['addresses']): LookupFunction {
+function pinnedLookup(addresses: Address[]): LookupFunction {
   return (_hostname, options, callback) => {
     if (options.all) callback(null, addresses);
     else callback(null, addresses[0].address, addresses[0].family);
