@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { DatabaseTarget } from './database-url';
 import { Env, EnvReader, isCidr, isHttpUrl, Range, SettingsError } from './env-reader';
 import { MailSettings, readMailSettings } from './mail-settings';
+import { NotificationSettings, readNotificationSettings } from './notification-settings';
+import { readWebhookSettings, WebhookSettings } from './webhook-settings';
 
 /** The four kinds of push, in the order the reference lists them. */
 export const PUSH_KINDS = ['text', 'file', 'url', 'qr'] as const;
@@ -25,6 +27,8 @@ export interface KindSettings {
 export type { DatabaseTarget, MysqlTarget } from './database-url';
 export { type Env, type Range, SettingsError, formatBytes } from './env-reader';
 export { type MailSettings, type SmtpAuthentication, type SmtpSettings, type SmtpTls, SMTP_AUTHENTICATIONS } from './mail-settings';
+export type { WebhookSettings } from './webhook-settings';
+export type { NotificationSettings } from './notification-settings';
 
 /** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
 export type FileStorage =
@@ -109,6 +113,10 @@ export interface Settings {
   corsOrigins: string[];
   /** SMTP, the sender, and the recipients' notification mails. */
   mail: MailSettings;
+  /** Where webhooks may be delivered (https, no private addresses unless allowed) and how long an attempt may take. */
+  webhooks: WebhookSettings;
+  /** The outbox worker: its pace, and how long a failing delivery is retried. */
+  notifications: NotificationSettings;
 }
 
 const MASTER_KEY_REQUIRED =
@@ -173,6 +181,8 @@ export function loadSettings(env: Env): Settings {
     metricsPort: read.optionalInt('METRICS_PORT', 0, 65535),
     corsOrigins: read.list('CORS_ORIGINS', isOrigin, 'must be comma-separated origins such as https://app.example.com, or *').map((o) => o.replace(/\/$/, '')),
     mail: readMailSettings(read),
+    webhooks: readWebhookSettings(read),
+    notifications: readNotificationSettings(read),
   };
   // Checked here, before anything starts, so the operator gets one clear line.
   if (settings.production && !settings.masterKey) throw new SettingsError(MASTER_KEY_REQUIRED);
