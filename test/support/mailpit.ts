@@ -24,7 +24,7 @@ export interface Mailpit {
   env: Env;
   /** What arrived, newest first. */
   messages(): Promise<MailpitSummary[]>;
-  /** One message in full: both bodies and every header. */
+  /** One message in full: both bodies (SMTP's CRLF line ends back to \n, as written) and every header. */
   message(id: string): Promise<MailpitMessage>;
   /** Polls until at least `count` messages arrived; fails after `timeoutMs` saying how many did. */
   waitForMessages(count: number, timeoutMs?: number): Promise<MailpitSummary[]>;
@@ -46,6 +46,8 @@ export interface MailpitSummary {
   To: MailpitAddress[];
   Subject: string;
   Created: string;
+  /** The user name the sender signed in with; empty without a sign-in. */
+  Username: string;
 }
 
 /** `GET /api/v1/message/{id}` plus its headers (`GET /api/v1/message/{id}/headers`). */
@@ -97,7 +99,7 @@ export async function startMailpit(): Promise<Mailpit> {
     message: async (id) => {
       const message = (await call('GET', `/api/v1/message/${encodeURIComponent(id)}`)) as Omit<MailpitMessage, 'headers'>;
       const headers = (await call('GET', `/api/v1/message/${encodeURIComponent(id)}/headers`)) as Record<string, string[]>;
-      return { ...message, headers };
+      return { ...message, Text: message.Text.replace(/\r\n/g, '\n'), HTML: message.HTML.replace(/\r\n/g, '\n'), headers };
     },
     waitForMessages: async (count, timeoutMs = 5000) => {
       const deadline = Date.now() + timeoutMs;

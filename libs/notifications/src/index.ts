@@ -1,14 +1,16 @@
 /**
- * Notifications: telling people what happened to pushes, outside the request that did it. So far
- * the webhook channel's pieces: Standard Webhooks signing, the destination policy that keeps a
- * webhook from reaching private addresses, and the sender that delivers one attempt safely.
+ * Notifications: what leaves the service when something happens to a push, never inside the
+ * request that did it. The owners' endpoints and their API (./webhooks), the worker that drains
+ * the outbox into deliveries and attempts them across replicas (./deliveries), and the channels:
+ * signed, SSRF-safe webhooks (./webhooks) and mail through SMTP (./email). Nothing here reads a
+ * push's payload.
  */
-export { newWebhookSecret, signWebhook, type SignedMessage, type WebhookSignatureHeaders } from './webhooks/webhook-signature';
-export { isRefusedAddress, MAX_WEBHOOK_URL_LENGTH, refusedWebhookUrl } from './webhooks/webhook-destination';
-export {
-  type DeliveryResult,
-  type ResolveHost,
-  type WebhookRequest,
-  WebhookSender,
-  type WebhookSenderOptions,
-} from './webhooks/webhook-sender';
+export { NotificationsModule, NotificationWorkerModule } from './notifications.module';
+export { NotificationWorker, type WorkerRound } from './deliveries/notification-worker';
+export { DeliveryEntity } from './deliveries/delivery.entity';
+export { WebhookEntity } from './webhooks/webhook.entity';
+export { Mailer, MailDeliveryError, type MailReceipt, type OutgoingMail } from './email/mailer';
+export { renderEmail, type RenderedEmail } from './email/email-templates';
+export { newWebhookSecret, signWebhook, type WebhookSignatureHeaders } from './webhooks/webhook-signature';
+export { isRefusedAddress, refusedWebhookUrl } from './webhooks/webhook-destination';
+export { type DeliveryResult, WebhookSender } from './webhooks/webhook-sender';

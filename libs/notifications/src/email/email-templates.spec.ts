@@ -1,0 +1,125 @@
+import { type OwnerEventEmail, type PushLinkEmail, renderEmail } from './email-templates';
+
+const LINK: PushLinkEmail = {
+  url: 'https://pwpush.example.com/p/abcdefghijklmnopqrstuv',
+  sender: 'owner@example.com',
+  expiresAt: new Date('2026-11-26T15:30:45Z'),
+  viewsRemaining: 5,
+  passphraseProtected: false,
+};
+
+const EVENT: OwnerEventEmail = {
+  event: 'push.viewed',
+  push: { urlToken: 'abcdefghijklmnopqrstuv', name: 'Database password', kind: 'text', viewsRemaining: 4, daysRemaining: 6 },
+  occurredAt: new Date('2026-11-20T09:05:00Z'),
+};
+
+/** Everything a mail shows, for the checks that hold for subject and both bodies alike. */
+const allOf = (mail: { subject: string; text: string; html: string }): string => `${mail.subject}\n${mail.text}\n${mail.html}`;
+
+describe('renderEmail', () => {
+  describe('push-link, to a recipient', () => {
+    it('names the sender and gives the link, its deadline and its views, in both bodies', () => {
+      const sut = renderEmail('push-link', LINK);
+
+      expect(sut.subject).toBe('You have received a secret');
+      for (const body of [sut.text, sut.html]) {
+        expect(body).toContain('owner@example.com has sent you a secret');
+        expect(body).toContain(LINK.url);
+        expect(body).toContain('until 2026-11-26 15:30 UTC or for 5 more views');
+      }
+      expect(sut.html).toContain(`<a href="${LINK.url}"`);
+    });
+
+    it('says "Someone" without a sender, and "1 more view" in the singular', () => {
+      const sut = renderEmail('push-link', { ...LINK, sender: undefined, viewsRemaining: 1 });
+
+      expect(sut.text).toContain('Someone has sent you a secret');
+      expect(sut.text).toContain('for 1 more view,');
+    });
+
+    it('mentions the passphrase only when there is one', () => {
+      expect(renderEmail('push-link', LINK).text).not.toContain('passphrase');
+      const sut = renderEmail('push-link', { ...LINK, passphraseProtected: true });
+
+      expect(sut.text).toContain('asked for a passphrase, which the sender gives you separately');
+      expect(sut.html).toContain('asked for a passphrase, which the sender gives you separately');
+    });
+
+    it('is a whole HTML document in English whatever locale is asked for (only English is shipped)', () => {
+      expect(renderEmail('push-link', { ...LINK, locale: 'en-GB' }).html).toMatch(/^<!DOCTYPE html>\n<html lang="en">/);
+      expect(renderEmail('push-link', { ...LINK, locale: 'de' }).html).toContain('<html lang="en">');
+      expect(renderEmail('push-link', LINK).html).toContain('<title>You have received a secret</title>');
+    });
+
+    it('escapes the sender in HTML, and keeps the plain text as written', () => {
+      const sut = renderEmail('push-link', { ...LINK, sender: '<b>boss</b>@example.com' });
+
+      expect(sut.html).toContain('&lt;b&gt;boss&lt;/b&gt;@example.com has sent you a secret');
+      expect(sut.html).not.toContain('<b>boss');
+      expect(sut.text).toContain('<b>boss</b>@example.com has sent you a secret');
+    });
+  });
+
+  describe('owner-event, to a push\'s owner', () => {
+    it('says what happened to which push, with its kind, what remains and when', () => {
+      const sut = renderEmail('owner-event', EVENT);
+
+      expect(sut.subject).toBe('Your push “Database password” was viewed');
+      for (const body of [sut.text, sut.html]) {
+        expect(body).toContain('Your push “Database password” was viewed');
+        expect(body).toContain('Text');
+        expect(body).toContain('2026-11-20 09:05 UTC');
+      }
+      expect(sut.text).toMatch(/Views remaining: 4\nDays remaining: {2}6\n/);
+      expect(sut.html).toMatch(/Views remaining<\/th><td>4<\/td>/);
+      expect(sut.html).toMatch(/Days remaining<\/th><td>6<\/td>/);
+    });
+
+    it.each([
+      ['push.created', 'Your push “Database password” was created'],
+      ['push.viewed', 'Your push “Database password” was viewed'],
+      ['push.expired', 'Your push “Database password” has expired'],
+      ['push.passphrase_failed', 'A wrong passphrase was entered for your push “Database password”'],
+      ['push.file_downloaded', 'A file of your push “Database password” was downloaded'],
+    ] as const)('words %s as "%s"', (event, subject) => {
+      expect(renderEmail('owner-event', { ...EVENT, event }).subject).toBe(subject);
+    });
+
+    it.each([
+      ['views', 'Its last view was used.'],
+      ['days', 'Its time ran out.'],
+      ['owner', 'You expired it.'],
+      ['viewer', 'A viewer deleted it.'],
+    ] as const)('gives the reason of an expiry by %s', (reason, sentence) => {
+      const sut = renderEmail('owner-event', { ...EVENT, event: 'push.expired', reason });
+
+      expect(sut.text).toContain(sentence);
+      expect(sut.html).toContain(sentence);
+    });
+
+    it('names a push without a name by the first 8 characters of its token, never the whole token', () => {
+      const sut = renderEmail('owner-event', { ...EVENT, push: { ...EVENT.push, name: null, kind: 'qr' } });
+
+      expect(sut.subject).toBe('Your push abcdefgh… was viewed');
+      expect(allOf(sut)).not.toContain('abcdefghi');
+      expect(sut.text).toContain('QR code');
+    });
+
+    it('escapes a name with markup in HTML (it is text, never markup)', () => {
+      const sut = renderEmail('owner-event', { ...EVENT, push: { ...EVENT.push, name: '<script>alert(1)</script>' } });
+
+      expect(sut.html).not.toContain('<script>');
+      expect(sut.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(sut.text).toContain('“<script>alert(1)</script>”');
+    });
+
+    it('keeps the subject on one line and short whatever the name holds', () => {
+      const sut = renderEmail('owner-event', { ...EVENT, push: { ...EVENT.push, name: `line one\r\nBcc: evil@example.com\t${'x'.repeat(200)}` } });
+
+      expect(sut.subject).not.toMatch(/[\r\n\t]/);
+      expect(sut.subject).toMatch(/^Your push “line one Bcc: evil@example.com x+…” was viewed$/);
+      expect(sut.subject.length).toBeLessThan(120);
+    });
+  });
+});
