@@ -55,6 +55,8 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
     // Tests run the sweep themselves, at the moment they choose.
     EXPIRY_SWEEP_ENABLED: 'false',
+    // Tests drain the outbox themselves (NotificationWorker.round), at the moment they choose.
+    NOTIFICATIONS_WORKER_ENABLED: 'false',
     // Every test file's requests come from 127.0.0.1; rate-limit tests set their own limits.
     PWP__THROTTLING__MINUTE: '1000000',
     PWP__THROTTLING__SECOND: '1000000',

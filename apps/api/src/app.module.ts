@@ -8,6 +8,7 @@ import { CryptoModule } from '@app/crypto';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { MetricsEndpointModule } from '@app/metrics';
+import { NotificationsModule, NotificationWorkerModule } from '@app/notifications';
 import { PagesModule } from '@app/pages';
 import { ExpirySweepModule, PushesModule } from '@app/pushes';
 import { RateLimitModule } from '@app/rate-limit';
@@ -33,6 +34,8 @@ export class AppModule {
         AuditModule,
         PushesModule,
         ExpirySweepModule,
+        NotificationsModule,
+        NotificationWorkerModule,
         // Before the pages: its routes `/p/:url_token.json` would otherwise be taken by the page `/p/:url_token`.
         ApiV1Module,
         PagesModule,

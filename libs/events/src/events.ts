@@ -41,6 +41,7 @@ export interface LinkMail {
   views_remaining: number;
   days_remaining: number;
   expires_at: string;
+  passphrase_protected: boolean;
 }
 
 export type OutboxPayload = PushEvent | LinkMail;

@@ -363,6 +363,7 @@ export class PushesService {
           owner_email: owner.email,
           ...remainingOf(push, now),
           expires_at: new Date(push.expiresAt).toISOString(),
+          passphrase_protected: push.passphraseProtected,
         },
         (earlier) => earlier[auditIndex + 1].insertId,
         now,

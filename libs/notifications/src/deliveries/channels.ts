@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService, EmailSendStatus, NotifyByEmail } from '@app/audit';
+import { FieldCipher } from '@app/crypto';
+import type { LinkMail, PushEvent } from '@app/events';
+import type { NotificationChannel } from '@app/metrics';
+import { renderEmail } from '../email/email-templates';
+import { MailDeliveryError, Mailer } from '../email/mailer';
+import { WebhookSender } from '../webhooks/webhook-sender';
+import { signWebhook } from '../webhooks/webhook-signature';
+import { secretContext } from '../webhooks/webhooks.service';
+import type { DueDelivery } from './deliveries.repository';
+
+/** What one attempt achieved: done, or failed with a reason (and a link mail's recipients still to send to). */
+export interface AttemptResult {
+  ok: boolean;
+  statusCode?: number;
+  error?: string;
+  remaining?: string[];
+}
+
+/** The reference's words for a link mail that ended without every recipient. */
+const NONE_SENT = 'No emails were sent successfully.';
+const SOME_SENT = 'Some emails could not be sent.';
+
+/** Which channel a delivery goes by: no endpoint is a link mail; an endpoint is a webhook, or `mailto:` its owner. */
+export function channelOf(delivery: Pick<DueDelivery, 'webhook'>): NotificationChannel {
+  if (!delivery.webhook) return 'link_email';
+  return delivery.webhook.url.toLowerCase().startsWith('mailto:') ? 'owner_email' : 'webhook';
+}
+
+/** One attempt of a delivery by its channel: a signed webhook, a mail to the owner, or the link mailed to recipients. */
+@Injectable()
+export class Channels {
+  constructor(
+    private readonly sender: WebhookSender,
+    private readonly mailer: Mailer,
+    private readonly cipher: FieldCipher,
+    private readonly audit: AuditService,
+  ) {}
+
+  attempt(delivery: DueDelivery, now: number): Promise<AttemptResult> {
+    switch (channelOf(delivery)) {
+      case 'webhook':
+        return this.webhook(delivery, now);
+      case 'owner_email':
+        return this.ownerEmail(delivery);
+      case 'link_email':
+        return this.linkEmail(delivery, now);
+    }
+  }
+
+  /** A link mail given up on: its audit entry says how it ended, in the reference's words. */
+  async linkEmailDead(delivery: DueDelivery, now: number): Promise<void> {
+    const mail = JSON.parse(delivery.payload) as LinkMail;
+    const sent = sentSoFar(mail, delivery.remaining);
+    await this.report(mail, sent.length === 0 ? 'failed' : 'partially_failed', sent, now, sent.length === 0 ? NONE_SENT : SOME_SENT);
+  }
+
+  /** The event's JSON as stored, signed afresh (verifiers refuse old timestamps) under the same message id. */
+  private async webhook(delivery: DueDelivery, now: number): Promise<AttemptResult> {
+    const { url, secret, publicId } = delivery.webhook!;
+    const body = delivery.payload;
+    const event = JSON.parse(body) as PushEvent;
+    const headers = signWebhook({ id: event.id, timestamp: new Date(now), body, secret: this.cipher.decrypt(secret, secretContext(publicId)) });
+    const result = await this.sender.send({ url, headers: { ...headers }, body });
+    return { ok: result.ok, statusCode: result.status, error: result.error };
+  }
+
+  private async ownerEmail(delivery: DueDelivery): Promise<AttemptResult> {
+    const event = JSON.parse(delivery.payload) as PushEvent;
+    const { data } = event;
+    const rendered = renderEmail('owner-event', {
+      event: event.type,
+      reason: data.reason,
+      push: { urlToken: data.url_token, name: data.name, kind: data.kind as never, viewsRemaining: data.views_remaining, daysRemaining: data.days_remaining },
+      occurredAt: new Date(event.timestamp),
+    });
+    return this.mail([delivery.webhook!.url.slice('mailto:'.length)], rendered);
+  }
+
+  /**
+   * Mails the link to each recipient still to send to, one mail each (recipients do not see each
+   * other), and reports the progress on the audit entry: processing, then completed, or kept
+   * for a retry with the recipients that failed.
+   */
+  private async linkEmail(delivery: DueDelivery, now: number): Promise<AttemptResult> {
+    const mail = JSON.parse(delivery.payload) as LinkMail;
+    const rendered = renderEmail('push-link', {
+      locale: mail.locale ?? undefined,
+      url: mail.html_url,
+      sender: mail.owner_email,
+      expiresAt: new Date(mail.expires_at),
+      viewsRemaining: mail.views_remaining,
+      passphraseProtected: mail.passphrase_protected,
+    });
+    const sent = sentSoFar(mail, delivery.remaining);
+    if (delivery.attempts === 1) await this.report(mail, 'processing', sent, null);
+    const failed: string[] = [];
+    let error: string | undefined;
+    for (const recipient of delivery.remaining ?? mail.recipients) {
+      const result = await this.mail([recipient], rendered);
+      if (result.ok) {
+        sent.push(recipient);
+      } else {
+        failed.push(recipient);
+        error = result.error;
+      }
+    }
+    if (failed.length === 0) await this.report(mail, 'completed', sent, now);
+    else await this.report(mail, 'processing', sent, null);
+    return { ok: failed.length === 0, error, remaining: failed };
+  }
+
+  private async mail(to: string[], rendered: { subject: string; text: string; html: string }): Promise<AttemptResult> {
+    try {
+      await this.mailer.send({ to, ...rendered });
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error: error instanceof MailDeliveryError ? error.message : 'Mail not sent.' };
+    }
+  }
+
+  private report(mail: LinkMail, status: EmailSendStatus, sent: string[], at: number | null, errorMessage?: string): Promise<void> {
+    const block: NotifyByEmail = {
+      recipients: mail.recipients.join(','),
+      locale: mail.locale,
+      status,
+      ...(errorMessage && { error_message: errorMessage }),
+      successful_sends: sent.join(','),
+      proceed_at: at === null ? null : new Date(at).toISOString(),
+    };
+    return this.audit.reportEmailSend(mail.audit_entry_id, block);
+  }
+}
+
+/** The recipients sent to in earlier attempts: all but those still remaining. */
+function sentSoFar(mail: LinkMail, remaining: string[] | null): string[] {
+  const left = new Set(remaining ?? mail.recipients);
+  return mail.recipients.filter((recipient) => !left.has(recipient));
+}
