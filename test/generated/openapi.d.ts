@@ -149,6 +149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/pushes/{url_token}/notify_emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the push's link to more recipients (owner only)
+         * @description Queues a mail of the link (never the payload or passphrase) to each recipient; the audit log reports its sending (`creation_email_send`, `notify_by_email`). At most 5 recipients per push over all its sends, PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT (500) a day per user, 5 requests a minute per user.
+         */
+        post: operations["notifyPushEmails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/pushes/{url_token}/preview": {
         parameters: {
             query?: never;
@@ -588,11 +608,11 @@ export interface components {
     schemas: {
         AuditEntryResponse: {
             /**
-             * @description creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion).
+             * @description creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).
              * @example view
              * @enum {string}
              */
-            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download";
+            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download" | "creation_email_send";
             /**
              * @description The client's address (from X-Forwarded-For only behind a trusted proxy).
              * @example 203.0.113.9
@@ -618,6 +638,8 @@ export interface components {
              * @example 2026-01-01T01:00:00.000Z
              */
             updated_at: string;
+            /** @description creation_email_send only: the mail and how its sending went. */
+            notify_by_email?: components["schemas"]["NotifyByEmail"];
         };
         AuditLogResponse: {
             /** @description Oldest first, 50 per page; [] past the end. */
@@ -667,6 +689,55 @@ export interface components {
              * @example JVBERi0xLjcK
              */
             data: string;
+        };
+        NotifyByEmail: {
+            /**
+             * @description The recipients, comma-separated.
+             * @example alice@example.com,bob@example.com
+             */
+            recipients: string;
+            /**
+             * @description The locale asked for (the mail is in English).
+             * @example en
+             */
+            locale: string | null;
+            /**
+             * @example completed
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed" | "partially_failed" | "failed";
+            /**
+             * @description Why some or all could not be sent; absent when all were.
+             * @example Some emails could not be sent.
+             */
+            error_message?: string;
+            /**
+             * @description The recipients sent to so far, comma-separated.
+             * @example alice@example.com
+             */
+            successful_sends: string;
+            /**
+             * Format: date-time
+             * @description When the sending ended; null until then.
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            proceed_at: string | null;
+        };
+        NotifyEmailsInput: {
+            /**
+             * @description Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.
+             * @example alice@example.com,bob@example.com
+             */
+            notify_emails_to: string;
+            /**
+             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
+             * @example en
+             */
+            notify_emails_to_locale?: string;
+        };
+        NotifyEmailsResponse: {
+            /** @example Recipient(s) are added to the queue to be sent. */
+            message: string;
         };
         OwnedPushResponse: {
             /**
@@ -771,6 +842,16 @@ export interface components {
              * @example Sent to Alice
              */
             note: string;
+            /**
+             * @description Create only, when given: the recipients the link is mailed to, as kept (repeats dropped).
+             * @example alice@example.com
+             */
+            notify_emails_to?: string;
+            /**
+             * @description Create only, with notify_emails_to.
+             * @example en
+             */
+            notify_emails_to_locale?: string | null;
         };
         PassphraseErrorResponse: {
             /**
@@ -862,6 +943,16 @@ export interface components {
              * @example Sent to Alice
              */
             note?: string;
+            /**
+             * @description Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.
+             * @example alice@example.com,bob@example.com
+             */
+            notify_emails_to?: string;
+            /**
+             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
+             * @example en
+             */
+            notify_emails_to_locale?: string;
             /** @description Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files. */
             files?: components["schemas"]["JsonFileInput"][];
         };
@@ -1129,6 +1220,16 @@ export interface components {
              * @example Sent to Alice
              */
             note?: string;
+            /**
+             * @description Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.
+             * @example alice@example.com,bob@example.com
+             */
+            notify_emails_to?: string;
+            /**
+             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
+             * @example en
+             */
+            notify_emails_to_locale?: string;
             /** @description Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files. */
             files?: components["schemas"]["JsonFileInput"][];
         };
@@ -1182,6 +1283,16 @@ export interface components {
              * @example Sent to Alice
              */
             note?: string;
+            /**
+             * @description Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.
+             * @example alice@example.com,bob@example.com
+             */
+            notify_emails_to?: string;
+            /**
+             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
+             * @example en
+             */
+            notify_emails_to_locale?: string;
         };
         V1VersionResponse: {
             /**
@@ -2003,6 +2114,116 @@ export interface operations {
             };
             /** @description The stored file failed its integrity check (it was altered in storage): none of it is sent. Past the first 64 KiB the answer has begun, so it is cut short instead. */
             500: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    notifyPushEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The push's token, as returned by create. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotifyEmailsInput"];
+            };
+        };
+        responses: {
+            /** @description The mails are queued. */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotifyEmailsResponse"];
+                };
+            };
+            /** @description The url_token is not valid percent-encoding. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API token sent is unknown, revoked or blank (or none was sent where one is needed). */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The push belongs to someone else (or to nobody). */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No push has this token. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Mail is not available on this instance, the list or locale is invalid, the push has expired, or a limit is reached (`base`: per push or per day). */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description More than 5 requests in a minute by this user (Retry-After says when to try again). */
+            429: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
