@@ -378,6 +378,9 @@ expect_render_failure "schema: the SMTP authentication is plain, login or cram_m
   --set mail.smtp.authentication=xoauth2
 expect_render_failure "schema: the SMTP address is a host, not a URL" \
   "mail.smtp.address: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set-string mail.smtp.address=smtp://smtp.example.com
+expect_render_failure "schema: retries last from a minute to a week, as the app accepts" \
+  "notifications.retryForSeconds: Must be less than or equal to 604800" -f "$CHART/ci/minimal-values.yaml" \
+  --set notifications.retryForSeconds=700000
 expect_render_failure "mail settings are refused in config (the mail block sets them)" \
   "config.PWP__MAIL__SMTP_ADDRESS is set by the chart from mail.smtp.address" -f "$CHART/ci/minimal-values.yaml" \
   --set-string config.PWP__MAIL__SMTP_ADDRESS=smtp.example.com
