@@ -235,6 +235,44 @@ expect_in_render "files off: PWP__ENABLE_FILE_PUSHES=false, no volume, replicas 
   '(?s)^(?!.*(kind: PersistentVolumeClaim|/var/lib/pwpush|PWP__FILES__STORAGE)).*PWP__ENABLE_FILE_PUSHES: "false"\n' \
   present "${MIN[@]}" --set files.enabled=false --set replicaCount=3
 
+# Mail, webhooks and their retries (mail.*, notifyByEmail.*, webhooks.*, notifications.*).
+MAIL=(-f "$CHART/ci/mail-values.yaml")
+# The chart's own Secret with mail: minimal values plus an SMTP server with sign-in.
+MAIL_CHART_SECRET=("${MIN[@]}" --set mail.smtp.address=smtp.example.com --set mail.smtp.userName=apikey
+  --set-string 'mail.sender=pwpush@example.com' --set secrets.smtpPassword=smtp-secret)
+expect_in_render "mail off (default): no PWP__MAIL__ setting, and no SMTP password even when given" all \
+  'PWP__MAIL__' absent "${MIN[@]}" --set secrets.smtpPassword=smtp-secret
+expect_in_render "notification defaults reach the ConfigMap: retries for a day, 500 mails a user a day, https-only webhooks" templates/configmap.yaml \
+  '(?m)^  PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: "86400"\n  PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: "500"\n  PWP__NOTIFY_BY_EMAIL__ENABLED: "true"\n(.*\n)*  PWP__WEBHOOKS__ALLOW_HTTP: "false"$' \
+  present "${MIN[@]}"
+expect_in_render "webhooks: no allow-list unless given" templates/configmap.yaml \
+  'PWP__WEBHOOKS__ALLOWED_HOSTS' absent "${MIN[@]}"
+expect_in_render "mail on: the SMTP settings, the sender and the limits reach the ConfigMap" templates/configmap.yaml \
+  '(?m)^  PWP__MAIL__MAILER_SENDER: \x27"Password Pusher" <pwpush@example.com>\x27\n  PWP__MAIL__SMTP_ADDRESS: smtp.mail.example.com\n  PWP__MAIL__SMTP_AUTHENTICATION: login\n  PWP__MAIL__SMTP_PORT: "2525"\n  PWP__MAIL__SMTP_STARTTLS: "true"\n  PWP__MAIL__SMTP_USER_NAME: apikey\n  PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: "3600"\n  PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: "100"\n' \
+  present "${MAIL[@]}"
+expect_in_render "webhooks: the allow-list joined with commas" templates/configmap.yaml \
+  '(?m)^  PWP__WEBHOOKS__ALLOWED_HOSTS: receiver.tools.svc.cluster.local,10.20.0.0/16$' present "${MAIL[@]}"
+expect_in_render "mail + existingSecret: the SMTP password is a file from the named key, never an env value" templates/deployment.yaml \
+  "(?s)^(?!.*value: smtp).*$(secret_file_env PWP__MAIL__SMTP_PASSWORD).*$(secret_volume pwpush-secrets)\s*- key: DATABASE_URL\n\s*path: DATABASE_URL\n\s*- key: PWPUSH_MASTER_KEY\n\s*path: PWPUSH_MASTER_KEY\n\s*- key: smtp-password\n\s*path: PWP__MAIL__SMTP_PASSWORD\n(?!\s*- key:)" \
+  present "${MAIL[@]}"
+expect_in_render "mail + existingSecret: the migration Job gets the password file too (it loads the same settings)" templates/migrations-job.yaml \
+  "$(secret_file_env PWP__MAIL__SMTP_PASSWORD)" present "${MAIL[@]}"
+expect_in_render "mail + chart Secret: the SMTP password is in the Secret" templates/secret.yaml \
+  '(?m)^  PWP__MAIL__SMTP_PASSWORD: "c210cC1zZWNyZXQ="$' present "${MAIL_CHART_SECRET[@]}"
+expect_in_render "mail + chart Secret: the migration hook's copy holds it too" templates/migrations-secret.yaml \
+  '(?m)^  PWP__MAIL__SMTP_PASSWORD: "c210cC1zZWNyZXQ="$' present "${MAIL_CHART_SECRET[@]}"
+expect_in_render "mail without sign-in: no SMTP password file" all \
+  'PWP__MAIL__SMTP_PASSWORD' absent "${MIN[@]}" --set mail.smtp.address=smtp.example.com --set-string mail.sender=pwpush@example.com
+expect_in_render "egress on, mail on: the SMTP port is open to any address" templates/networkpolicy.yaml \
+  '(?m)^    - ports:\n        - port: 2525\n          protocol: TCP$' present "${MAIL[@]}"
+expect_in_render "egress on: https to public addresses only, for webhooks" templates/networkpolicy.yaml \
+  '(?s)- ipBlock:\n\s*cidr: 0\.0\.0\.0/0\n\s*except:\n(\s*- [0-9./]+\n)*\s*- 10\.0\.0\.0/8\n(\s*- [0-9./]+\n)*\s*- 169\.254\.0\.0/16\n.*cidr: ::/0\n.*- fc00::/7\n.*ports:\n\s*- port: 443\n' present "${MAIL[@]}"
+expect_in_render "egress on, smtp and webhooks off: neither rule" templates/networkpolicy.yaml \
+  'port: 2525|port: 443' absent "${MAIL[@]}" \
+  --set networkPolicy.egress.smtp=false --set networkPolicy.egress.webhooks=false --set-json 'networkPolicy.egress.rules=[]'
+expect_in_render "egress on, mail off: no SMTP rule" templates/networkpolicy.yaml \
+  'port: 587' absent "${MIN[@]}" --set networkPolicy.enabled=true --set networkPolicy.egress.enabled=true
+
 # Behind the ingress with no other values (README "Behind a proxy or ingress"): the pod trusts
 # the ingress, /metrics is not routed by it, readiness ignores Redis.
 INGRESS_ONLY=("${REQUIRED_SETS[@]}" --set ingress.enabled=true)
@@ -326,6 +364,29 @@ expect_render_failure "existingSecret: ServiceMonitor bearer token without the a
 expect_render_failure "metrics token without ServiceMonitor bearer token" \
   "bearerToken.enabled=true" -f "$CHART/ci/minimal-values.yaml" \
   --set metrics.serviceMonitor.enabled=true --set secrets.metricsToken=t
+
+expect_render_failure "mail: an SMTP address without a sender" \
+  "mail.sender is required with mail.smtp.address" -f "$CHART/ci/minimal-values.yaml" --set mail.smtp.address=smtp.example.com
+expect_render_failure "mail: a user name without the password (chart Secret)" \
+  "mail.smtp.userName and secrets.smtpPassword go together" -f "$CHART/ci/minimal-values.yaml" \
+  --set mail.smtp.address=smtp.example.com --set-string mail.sender=pwpush@example.com --set mail.smtp.userName=apikey
+expect_render_failure "mail: a user name without the password's key (existing Secret)" \
+  "mail.smtp.userName and secrets.existingSecretKeys.smtpPassword go together" -f "$CHART/ci/mail-values.yaml" \
+  --set secrets.existingSecretKeys.smtpPassword=
+expect_render_failure "schema: the SMTP authentication is plain, login or cram_md5" \
+  "mail.smtp.authentication: mail.smtp.authentication must be one of the following" -f "$CHART/ci/mail-values.yaml" \
+  --set mail.smtp.authentication=xoauth2
+expect_render_failure "schema: the SMTP address is a host, not a URL" \
+  "mail.smtp.address: Does not match pattern" -f "$CHART/ci/minimal-values.yaml" --set-string mail.smtp.address=smtp://smtp.example.com
+expect_render_failure "schema: retries last from a minute to a week, as the app accepts" \
+  "notifications.retryForSeconds: Must be less than or equal to 604800" -f "$CHART/ci/minimal-values.yaml" \
+  --set notifications.retryForSeconds=700000
+expect_render_failure "mail settings are refused in config (the mail block sets them)" \
+  "config.PWP__MAIL__SMTP_ADDRESS is set by the chart from mail.smtp.address" -f "$CHART/ci/minimal-values.yaml" \
+  --set-string config.PWP__MAIL__SMTP_ADDRESS=smtp.example.com
+expect_render_failure "the SMTP password is refused in the ConfigMap" \
+  "config.PWP__MAIL__SMTP_PASSWORD is a secret setting" -f "$CHART/ci/minimal-values.yaml" \
+  --set-string config.PWP__MAIL__SMTP_PASSWORD=x
 
 # A chart that renders but produces an invalid manifest must be caught by the
 # validator: a misspelt securityContext field passes the values schema (the

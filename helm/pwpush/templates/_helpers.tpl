@@ -110,6 +110,11 @@ PWP__FILES__S3__ACCESS_KEY_ID: {{ . | b64enc | quote }}
 PWP__FILES__S3__SECRET_ACCESS_KEY: {{ . | b64enc | quote }}
 {{- end }}
 {{- end }}
+{{- if .Values.mail.smtp.address }}
+{{- with .Values.secrets.smtpPassword }}
+PWP__MAIL__SMTP_PASSWORD: {{ . | b64enc | quote }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -131,6 +136,9 @@ two required keys and each optional key named in secrets.existingSecretKeys.
 {{- if eq (include "pwpush.filesStorage" .) "s3" }}
 {{- $_ := set $fields "PWP__FILES__S3__ACCESS_KEY_ID" "s3AccessKeyId" }}
 {{- $_ := set $fields "PWP__FILES__S3__SECRET_ACCESS_KEY" "s3SecretAccessKey" }}
+{{- end }}
+{{- if .Values.mail.smtp.address }}
+{{- $_ := set $fields "PWP__MAIL__SMTP_PASSWORD" "smtpPassword" }}
 {{- end }}
 {{- $keys := dict }}
 {{- range $env, $field := $fields }}
@@ -178,14 +186,14 @@ for the migration hook Job (the ConfigMap does not exist yet when a pre-install
 hook runs).
 */}}
 {{- define "pwpush.configData" -}}
-{{- $secretKeys := list "DATABASE_URL" "PWPUSH_MASTER_KEY" "PWPUSH_MASTER_KEY_PREVIOUS" "REDIS_URL" "METRICS_TOKEN" "PWP__FILES__S3__ACCESS_KEY_ID" "PWP__FILES__S3__SECRET_ACCESS_KEY" }}
-{{- $fileKeys := include "pwpush.fileSettings" . | fromYaml }}
+{{- $secretKeys := list "DATABASE_URL" "PWPUSH_MASTER_KEY" "PWPUSH_MASTER_KEY_PREVIOUS" "REDIS_URL" "METRICS_TOKEN" "PWP__FILES__S3__ACCESS_KEY_ID" "PWP__FILES__S3__SECRET_ACCESS_KEY" "PWP__MAIL__SMTP_PASSWORD" }}
+{{- $chartKeys := merge (include "pwpush.fileSettings" . | fromYaml) (include "pwpush.notificationSettings" . | fromYaml) }}
 {{- range $k, $_ := .Values.config }}
 {{- if has (trimSuffix "_FILE" $k) $secretKeys }}
 {{- fail (printf "config.%s is a secret setting: set it under secrets (or in secrets.existingSecret), not in the ConfigMap" $k) }}
 {{- end }}
-{{- if hasKey $fileKeys $k }}
-{{- fail (printf "config.%s is set by the chart from %s: set that value instead" $k (get $fileKeys $k)) }}
+{{- if hasKey $chartKeys $k }}
+{{- fail (printf "config.%s is set by the chart from %s: set that value instead" $k (get $chartKeys $k)) }}
 {{- end }}
 {{- end }}
 {{- $data := dict
@@ -198,6 +206,7 @@ hook runs).
 {{- with .Values.app.trustProxy }}{{ $_ := set $data "TRUST_PROXY" . }}{{ end }}
 {{- with .Values.app.corsOrigins }}{{ $_ := set $data "CORS_ORIGINS" . }}{{ end }}
 {{- $data = merge $data (include "pwpush.filesEnv" . | fromYaml) }}
+{{- $data = merge $data (include "pwpush.notificationsEnv" . | fromYaml) }}
 {{- $data = merge (deepCopy .Values.config) $data }}
 {{- toYaml $data }}
 {{- end }}
@@ -317,6 +326,69 @@ spread the files over pods that cannot see each other's. S3 has no such limit.
 {{- $keys := .Values.secrets.existingSecretKeys }}
 {{- if and .Values.secrets.existingSecret (ne (empty $keys.s3AccessKeyId) (empty $keys.s3SecretAccessKey)) }}
 {{- fail "secrets.existingSecretKeys.s3AccessKeyId and s3SecretAccessKey go together: name both keys, or neither to use the AWS SDK default credential chain (e.g. IRSA via serviceAccount.annotations)" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+
+{{/*
+Notifications: mail (SMTP, the sender, the recipients' mails), webhooks and their retries.
+"pwpush.notificationSettings" maps each variable the chart sets to the value that sets it;
+config may not set these. The SMTP settings are rendered only with mail.smtp.address: without
+it no mail is sent, and the rest would only confuse.
+*/}}
+{{- define "pwpush.notificationSettings" -}}
+PWP__MAIL__SMTP_ADDRESS: mail.smtp.address
+PWP__MAIL__SMTP_PORT: mail.smtp.port
+PWP__MAIL__SMTP_USER_NAME: mail.smtp.userName
+PWP__MAIL__SMTP_AUTHENTICATION: mail.smtp.authentication
+PWP__MAIL__SMTP_STARTTLS: mail.smtp.starttls
+PWP__MAIL__MAILER_SENDER: mail.sender
+PWP__NOTIFY_BY_EMAIL__ENABLED: notifyByEmail.enabled
+PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: notifyByEmail.dailyLimit
+PWP__WEBHOOKS__ALLOW_HTTP: webhooks.allowHttp
+PWP__WEBHOOKS__ALLOWED_HOSTS: webhooks.allowedHosts
+PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: notifications.retryForSeconds
+{{- end }}
+
+{{/* Non-secret notification settings (merged into pwpush.configData). Numbers via int64, never e-notation. */}}
+{{- define "pwpush.notificationsEnv" -}}
+{{- $v := .Values }}
+{{- $env := dict
+  "PWP__NOTIFY_BY_EMAIL__ENABLED" (toString $v.notifyByEmail.enabled)
+  "PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT" (toString (int64 $v.notifyByEmail.dailyLimit))
+  "PWP__WEBHOOKS__ALLOW_HTTP" (toString $v.webhooks.allowHttp)
+  "PWP__NOTIFICATIONS__RETRY_FOR_SECONDS" (toString (int64 $v.notifications.retryForSeconds))
+}}
+{{- with $v.webhooks.allowedHosts }}{{ $_ := set $env "PWP__WEBHOOKS__ALLOWED_HOSTS" (join "," .) }}{{ end }}
+{{- $smtp := $v.mail.smtp }}
+{{- if $smtp.address }}
+{{- $_ := set $env "PWP__MAIL__SMTP_ADDRESS" $smtp.address }}
+{{- $_ := set $env "PWP__MAIL__SMTP_PORT" (toString (int64 $smtp.port)) }}
+{{- $_ := set $env "PWP__MAIL__SMTP_STARTTLS" (toString $smtp.starttls) }}
+{{- $_ := set $env "PWP__MAIL__MAILER_SENDER" $v.mail.sender }}
+{{- with $smtp.userName }}{{ $_ := set $env "PWP__MAIL__SMTP_USER_NAME" . }}{{ end }}
+{{- with $smtp.authentication }}{{ $_ := set $env "PWP__MAIL__SMTP_AUTHENTICATION" . }}{{ end }}
+{{- end }}
+{{- toYaml $env }}
+{{- end }}
+
+{{/*
+The app refuses to start on these too; failing the render says so before anything is deployed.
+A user name goes with a password: the chart's secrets.smtpPassword, or the key named in
+secrets.existingSecretKeys.smtpPassword.
+*/}}
+{{- define "pwpush.validateMail" -}}
+{{- $smtp := .Values.mail.smtp }}
+{{- if $smtp.address }}
+{{- $_ := required "mail.sender is required with mail.smtp.address (the From of every mail, e.g. '\"Password Pusher\" <pwpush@example.com>')" .Values.mail.sender }}
+{{- $secrets := .Values.secrets }}
+{{- if $secrets.existingSecret }}
+{{- if ne (empty $smtp.userName) (empty $secrets.existingSecretKeys.smtpPassword) }}
+{{- fail "mail.smtp.userName and secrets.existingSecretKeys.smtpPassword go together: name the Secret's key holding the SMTP password with the user name, or neither for a server without sign-in" }}
+{{- end }}
+{{- else if ne (empty $smtp.userName) (empty $secrets.smtpPassword) }}
+{{- fail "mail.smtp.userName and secrets.smtpPassword go together: set both, or neither for a server without sign-in" }}
 {{- end }}
 {{- end }}
 {{- end }}

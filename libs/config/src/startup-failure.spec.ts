@@ -72,4 +72,14 @@ describe('describeStartupFailure', () => {
     expect(describeStartupFailure(failure('Hunter2-Secret was wrong', {}), mysql)).toBe('Error: [redacted] was wrong');
     expect(describeStartupFailure('a thrown string')).toBe('Error: a thrown string');
   });
+
+  it('masks the SMTP password too', () => {
+    const settings = loadSettings({
+      PWP__MAIL__SMTP_ADDRESS: 'smtp.example.com',
+      PWP__MAIL__MAILER_SENDER: 'pwpush@example.com',
+      PWP__MAIL__SMTP_USER_NAME: 'apikey',
+      PWP__MAIL__SMTP_PASSWORD: 'Smtp-Secret',
+    });
+    expect(describeStartupFailure(failure('AUTH apikey Smtp-Secret refused', {}), settings)).toBe('Error: AUTH apikey [redacted] refused');
+  });
 });
