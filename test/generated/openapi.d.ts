@@ -209,6 +209,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your endpoints
+         * @description Oldest first; secrets are never shown again.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register an endpoint for events on your pushes
+         * @description Events are signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`) with the secret this answer shows once, and delivered at least once (deduplicate by `webhook-id`), with retries for PWP__NOTIFICATIONS__RETRY_FOR_SECONDS. The body is `{type, timestamp, data}`: the push's url_token, kind, name, views and days remaining, whether it expired and why; never its payload, passphrase, note or file names. At most 10 endpoints per user.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint
+         * @description Its pending deliveries are dropped; nothing more is sent to it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's recent deliveries
+         * @description The 50 most recent, newest first: event, status, attempts, the last HTTP status and error.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace an endpoint's signing secret
+         * @description Every attempt from now on, pending ones included, is signed with the new secret.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/f.json": {
         parameters: {
             query?: never;
@@ -648,6 +732,70 @@ export interface components {
         CreatePushBody: {
             /** @description The push to create. Unknown keys are ignored; a missing or empty object is a 400. */
             push: components["schemas"]["PushInput"];
+        };
+        CreateWebhookInput: {
+            /**
+             * @description Where events go: an `https` URL (`http` only with PWP__WEBHOOKS__ALLOW_HTTP=true; private, loopback, link-local and metadata addresses refused unless PWP__WEBHOOKS__ALLOWED_HOSTS names them), or `mailto:` with your own account's address to get the events by mail (when the instance has mail).
+             * @example https://hooks.example.com/pwpush
+             */
+            url: string;
+            /**
+             * @description The events to send; at least one.
+             * @example [
+             *       "push.viewed",
+             *       "push.expired"
+             *     ]
+             */
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            /**
+             * @description A label for you.
+             * @example Security team
+             */
+            description?: string;
+        };
+        DeliveriesResponse: {
+            /** @description The 50 most recent, newest first. */
+            deliveries: components["schemas"]["DeliveryResponse"][];
+        };
+        DeliveryResponse: {
+            /**
+             * @example push.viewed
+             * @enum {string}
+             */
+            event: "push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded";
+            /**
+             * @description The Standard Webhooks `webhook-id` it is sent with (the same on every attempt).
+             * @example msg_2Nf8c1q0S5mX3ZbT9hWk
+             */
+            message_id: string;
+            /**
+             * @description pending (an attempt is due), delivered, or dead (given up after PWP__NOTIFICATIONS__RETRY_FOR_SECONDS).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dead";
+            /** @example 1 */
+            attempts: number;
+            /**
+             * @description The last attempt's HTTP status; null when none answered.
+             * @example 200
+             */
+            last_status_code: number | null;
+            /**
+             * @description Why the last attempt failed (never the receiver's body).
+             * @example null
+             */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description The last attempt, or the creation before any.
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            updated_at: string;
         };
         ErrorResponse: {
             /**
@@ -1354,6 +1502,57 @@ export interface components {
             edition: string;
             /** @description What the live settings enable. */
             features: components["schemas"]["VersionFeatures"];
+        };
+        WebhookResponse: {
+            /**
+             * @description The endpoint's id in this API.
+             * @example wh_9fQ2kLm3Xz
+             */
+            id: string;
+            /** @example https://hooks.example.com/pwpush */
+            url: string;
+            /**
+             * @example [
+             *       "push.viewed",
+             *       "push.expired"
+             *     ]
+             */
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            /** @example Security team */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            created_at: string;
+        };
+        WebhookWithSecretResponse: {
+            /**
+             * @description The endpoint's id in this API.
+             * @example wh_9fQ2kLm3Xz
+             */
+            id: string;
+            /** @example https://hooks.example.com/pwpush */
+            url: string;
+            /**
+             * @example [
+             *       "push.viewed",
+             *       "push.expired"
+             *     ]
+             */
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            /** @example Security team */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The signing secret (Standard Webhooks): shown only when the endpoint is created and when its secret is rotated. Verify `webhook-signature` with it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
     };
     responses: never;
@@ -2352,6 +2551,364 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VersionResponse"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your endpoints. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"][];
+                };
+            };
+            /** @description No API token, or one that is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Registered; the secret is shown this once. */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretResponse"];
+                };
+            };
+            /** @description No API token, or one that is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The URL is refused (scheme, a private or metadata address, `mailto:` someone else), the events are unknown or none, or you have 10 endpoints already. */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as create returned it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No API token, or one that is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No endpoint of yours has this id. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as create returned it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recent deliveries. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveriesResponse"];
+                };
+            };
+            /** @description No API token, or one that is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No endpoint of yours has this id. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as create returned it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret, shown this once. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretResponse"];
+                };
+            };
+            /** @description No API token, or one that is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No endpoint of yours has this id. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

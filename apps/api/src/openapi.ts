@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ApiV1Module } from '@app/api-v1';
 import { addSecuritySchemes } from '@app/auth';
+import { NotificationsModule } from '@app/notifications';
 import { PushesModule } from '@app/pushes';
 import { VersionModule } from '@app/version';
 
@@ -20,13 +21,16 @@ Every \`/api/v2\` path also answers with a \`.json\` suffix on its last segment,
 (\`GET /api/v2/version.json\`, \`POST /api/v2/pushes.json\`, \`GET /api/v2/pushes/{url_token}.json\`, ...); file download
 links excepted. HEAD on a route that counts a view is refused with 405 and \`Allow\`; HEAD on a download link answers its headers.
 
+Owners can register webhooks (\`/api/v2/webhooks\`, tag \`webhooks\`) for events on their pushes, signed as the Standard
+Webhooks specification says, and mail a push's link to recipients (\`notify_emails_to\`), as the reference does.
+
 The reference's legacy API v1 (\`/p.json\`, \`/p/{url_token}.json\`, ..., tag \`api-v1\`) is kept for its clients and deprecated.`;
 
 /**
  * The modules whose routes make up the client API. Operational endpoints (health, readiness,
  * metrics) are for the platform, not for API clients, and stay out of the document.
  */
-const API_MODULES = [PushesModule, VersionModule, ApiV1Module];
+const API_MODULES = [PushesModule, NotificationsModule, VersionModule, ApiV1Module];
 
 /**
  * The OpenAPI document of the app, from the controllers' metadata. Needs the Nest app to be
@@ -43,6 +47,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addServer('/', 'The instance serving this document')
       .addTag('pushes', 'Create, retrieve, preview, list, audit and expire secrets.')
       .addTag('version', 'What this instance is and which features it enables.')
+      .addTag('webhooks', 'Your endpoints for events on your pushes: signed webhooks, or mail to yourself.')
       .addTag('api-v1', "The reference's legacy API v1, deprecated: each operation names its v2 successor."),
   ).build();
   return normalize(distinctV1OperationIds(closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES, autoTagControllers: false })))));

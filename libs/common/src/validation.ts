@@ -86,10 +86,23 @@ export function OptionalText(maxChars: number): PropertyDecorator {
 export function toApiError(errors: ValidationError[]): Error {
   const fieldErrors: FieldErrors = {};
   for (const error of errors) {
-    if (!error.children?.length) return new BadRequestError(Object.values(error.constraints ?? {})[0] ?? 'Bad request');
-    collect(error.children, fieldErrors);
+    if (error.children?.length) collect(error.children, fieldErrors);
+    else if (reportsFieldErrors(error.target)) collect([error], fieldErrors);
+    else return new BadRequestError(Object.values(error.constraints ?? {})[0] ?? 'Bad request');
   }
   return new ValidationFailedError(fieldErrors);
+}
+
+const REPORTS_FIELD_ERRORS = 'pwpush:reports-field-errors';
+
+/**
+ * Marks a request body whose own fields' errors answer 422 with `errors` naming each field, as a
+ * create's do, rather than the 400 a query's bad parameter gets.
+ */
+export const ReportsFieldErrors = (): ClassDecorator => (target) => Reflect.defineMetadata(REPORTS_FIELD_ERRORS, true, target);
+
+function reportsFieldErrors(target: object | undefined): boolean {
+  return target !== undefined && Reflect.getMetadata(REPORTS_FIELD_ERRORS, target.constructor) === true;
 }
 
 function collect(errors: ValidationError[], into: FieldErrors, prefix = ''): void {
@@ -179,6 +192,8 @@ export function createValidationPipe(): ValidationPipe {
     // One message per field is enough; the first failing rule is the one to fix. Every field is
     // still checked, and the services add the fields their own rules find at fault (CarriesFieldErrors).
     stopAtFirstError: true,
+    // Errors keep the object they were found in, for ReportsFieldErrors; never logged or answered.
+    validationError: { target: true },
     exceptionFactory: toApiError,
   });
 }

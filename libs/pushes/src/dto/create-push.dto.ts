@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type as TypeOf } from 'class-transformer';
 import { IsArray, IsBase64, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
-import { CarriesFieldErrors, OptionalBoolean, OptionalInteger, OptionalText } from '@app/common';
+import { CarriesFieldErrors, OptionalBoolean, OptionalInteger, OptionalText, ReportsFieldErrors } from '@app/common';
 import { describeDurations, LIFETIME_BY_DURATION } from '../expiry';
 
 /** The longest text payload, in characters. */
@@ -180,6 +180,7 @@ export class CreatePushBody {
 }
 
 /** POST /api/v2/pushes/:url_token/notify_emails: top-level, as the reference takes it. */
+@ReportsFieldErrors()
 export class NotifyEmailsInput {
   @ApiProperty({ type: String, maxLength: 2000, ...NOTIFY_EMAILS_TO })
   @OptionalText(2000)

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
-import { OptionalText } from '@app/common';
+import { OptionalText, ReportsFieldErrors } from '@app/common';
 import { PUSH_EVENT_TYPES, type PushEventType } from '@app/events';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../deliveries/delivery.entity';
 
@@ -8,6 +8,7 @@ const TIME_EXAMPLE = '2026-01-01T01:00:00.000Z';
 const URL_DESCRIPTION =
   'Where events go: an `https` URL (`http` only with PWP__WEBHOOKS__ALLOW_HTTP=true; private, loopback, link-local and metadata addresses refused unless PWP__WEBHOOKS__ALLOWED_HOSTS names them), or `mailto:` with your own account\'s address to get the events by mail (when the instance has mail).';
 
+@ReportsFieldErrors()
 export class CreateWebhookInput {
   @ApiProperty({ type: String, maxLength: 2000, description: URL_DESCRIPTION, example: 'https://hooks.example.com/pwpush' })
   @IsString({ message: 'Url must be a string.' })
