@@ -2,6 +2,7 @@ import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushKind } from '@app/config';
+import type { ExpiryReason, PushEventType } from '@app/events';
 
 /**
  * The mail sent to each recipient of a push (the reference's "notify by email"): who sent it, the
@@ -24,14 +25,10 @@ export interface PushLinkEmail {
   passphraseProtected: boolean;
 }
 
-export const OWNER_EVENTS = ['push.created', 'push.viewed', 'push.expired', 'push.passphrase_failed', 'push.file_downloaded'] as const;
-export type OwnerEvent = (typeof OWNER_EVENTS)[number];
-/** Why a push expired: its views were used up, its days ran out, its owner or a viewer deleted it. */
-export type ExpiryReason = 'views' | 'days' | 'owner' | 'viewer';
 
 /** The mail to a push's owner about something that happened to it; the same facts as a webhook, never a secret. */
 export interface OwnerEventEmail {
-  event: OwnerEvent;
+  event: PushEventType;
   /** For push.expired; ignored otherwise. */
   reason?: ExpiryReason;
   push: { urlToken: string; name?: string | null; kind: PushKind; viewsRemaining: number; daysRemaining: number };
@@ -91,7 +88,7 @@ const MODELS: { [N in EmailName]: (context: EmailContexts[N]) => EmailModel } = 
   },
 };
 
-const HEADLINES: Record<OwnerEvent, (push: string) => string> = {
+const HEADLINES: Record<PushEventType, (push: string) => string> = {
   'push.created': (push) => `Your push ${push} was created`,
   'push.viewed': (push) => `Your push ${push} was viewed`,
   'push.expired': (push) => `Your push ${push} has expired`,
