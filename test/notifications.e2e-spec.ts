@@ -124,6 +124,43 @@ describe('webhooks and owner notifications', () => {
     ]);
   });
 
+  it('counts sent, retried and failed deliveries and shows the queue in /metrics', async () => {
+    const metric = async (name: string) => {
+      const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
+      return Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    };
+    await register(['push.created']);
+    receiver.answer(503);
+    await api.createPush({ payload: 'x' }, owner);
+    expect(await metric('pwpush_notification_queue_depth')).toBe(1);
+    await round();
+    expect(await metric('pwpush_notifications_total{channel="webhook",outcome="retried"}')).toBe(1);
+    expect(await metric('pwpush_notification_queue_depth')).toBe(1);
+    app.clock.advance(MINUTE);
+    expect(await metric('pwpush_notification_queue_oldest_age_seconds')).toBeGreaterThanOrEqual(60);
+    receiver.answer(200);
+    await round();
+    expect(await metric('pwpush_notifications_total{channel="webhook",outcome="sent"}')).toBe(1);
+    expect(await metric('pwpush_notification_queue_depth')).toBe(0);
+    expect(await metric('pwpush_notification_queue_oldest_age_seconds')).toBe(0);
+  });
+
+  it('keeps delivered history 7 days (PWP__PURGE_AFTER if shorter), and never what is still pending', async () => {
+    const worker = app.service(NotificationWorker);
+    await register(['push.created']);
+    await api.createPush({ payload: 'delivered' }, owner);
+    await round();
+    receiver.answer(500);
+    await api.createPush({ payload: 'pending' }, owner);
+    await round();
+    app.clock.advance(7 * DAY_MS - MINUTE);
+    expect(await worker.cleanUp()).toBe(0);
+    app.clock.advance(2 * MINUTE);
+    expect(await worker.cleanUp()).toBe(1);
+    expect(Number((await app.query('SELECT COUNT(*) AS n FROM deliveries'))[0].n)).toBe(1);
+    expect(await outboxRows()).toBe(1);
+  });
+
   it('gives up after PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: the delivery is dead', async () => {
     const { id } = await register(['push.created']);
     receiver.answer(500);

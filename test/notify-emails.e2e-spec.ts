@@ -66,6 +66,18 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
     expect(Date.parse(sent.proceed_at)).toBeGreaterThan(0);
   });
 
+  it("builds the mail's link on the reference's PWP__HOST_DOMAIN when it is set", async () => {
+    const hosted = await startTestApp({ ...mailpit.env, PWP__HOST_DOMAIN: 'pwpush.example.com' }, app.database);
+    try {
+      const push = await client(hosted.baseUrl).createPush({ payload: PAYLOAD, notify_emails_to: 'a@example.com', retrieval_step: false }, owner);
+      await hosted.service(NotificationWorker).round();
+      const [summary] = await mailpit.waitForMessages(1);
+      expect((await mailpit.message(summary.ID)).Text).toContain(`https://pwpush.example.com/p/${push.url_token}`);
+    } finally {
+      await hosted.close();
+    }
+  });
+
   it("refuses with the reference's messages: anonymous creators, bad lists and locales, and no mail on the instance", async () => {
     const refused = async (push: Record<string, unknown>, headers?: Record<string, string>, on = api) => {
       const answer = await on.post('/api/v2/pushes', { push: { payload: 'x', ...push } }, headers);
@@ -152,6 +164,31 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
       expect(await mailpit.messages()).toEqual([]);
     } finally {
       await down.close();
+    }
+  });
+
+  it('reports partially_failed when some recipients could never be sent to', async () => {
+    const picky = await startMailpit({ allowedRecipients: '^alice@' });
+    const partial = await startTestApp({ ...picky.env, PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: '3600' }, app.database);
+    try {
+      const partialApi = client(partial.baseUrl);
+      const push = await partialApi.createPush({ payload: PAYLOAD, notify_emails_to: 'alice@example.com,bob@example.com' }, owner);
+      const worker = partial.service(NotificationWorker);
+      expect(await worker.round()).toMatchObject({ dispatched: 1, retried: 1 });
+      const audit = async () => ((await partialApi.get(`/api/v2/pushes/${push.url_token}/audit`, owner)).body.logs as any[]).find((entry) => entry.kind === 'creation_email_send').notify_by_email;
+      expect(await audit()).toMatchObject({ status: 'processing', successful_sends: 'alice@example.com' });
+      let dead = 0;
+      for (let i = 0; i < 30 && dead === 0; i++) {
+        partial.clock.advance(10 * MINUTE);
+        dead = (await worker.round()).dead;
+      }
+      expect(dead).toBe(1);
+      expect(await audit()).toMatchObject({ status: 'partially_failed', successful_sends: 'alice@example.com', error_message: 'Some emails could not be sent.' });
+      // Alice got hers once: the retries went to Bob alone.
+      expect((await picky.messages()).map((mail) => mail.To.map((to) => to.Address))).toEqual([['alice@example.com']]);
+    } finally {
+      await partial.close();
+      await picky.stop();
     }
   });
 

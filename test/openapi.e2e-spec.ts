@@ -56,6 +56,8 @@ describe('the OpenAPI document', () => {
         'listExpiredPushes',
         'previewPush',
         'retrievePush',
+        'notifyPushEmails',
+        ...['createWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries'],
         // API v1: the routes under /f and /r have the /p one's id with F or R after it.
         'v1GetVersion',
         'v1CreatePush',

@@ -60,14 +60,16 @@ export interface MailpitMessage extends MailpitSummary {
 const MAILPIT = join(__dirname, '..', '..', '.cache', 'bin', 'mailpit');
 export const MAILPIT_SENDER = '"Password Pusher" <pwpush@example.com>';
 
-export async function startMailpit(): Promise<Mailpit> {
+/** `allowedRecipients`: a regular expression; Mailpit refuses every other recipient (as a server refuses an unknown mailbox). */
+export async function startMailpit(options: { allowedRecipients?: string } = {}): Promise<Mailpit> {
   if (!existsSync(MAILPIT)) throw new Error(`${MAILPIT} is missing: run bash scripts/install-mailpit.sh (npm test does).`);
   // Mailpit has no in-memory mode: a fresh database file in a temporary directory, removed on stop.
   const dir = mkdtempSync(join(tmpdir(), 'pwpush-mailpit-'));
   const smtpPort = await freePort();
   let httpPort = await freePort();
   while (httpPort === smtpPort) httpPort = await freePort();
-  const child = spawn(MAILPIT, mailpitArguments(dir, smtpPort, httpPort), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const only = options.allowedRecipients === undefined ? [] : ['--smtp-allowed-recipients', options.allowedRecipients];
+  const child = spawn(MAILPIT, [...mailpitArguments(dir, smtpPort, httpPort), ...only], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => (output += chunk.toString());
   child.stdout?.on('data', collect);

@@ -18,7 +18,14 @@ describe('mail settings', () => {
   it('send no mail without an SMTP address, with the recipients\' feature on and 500 a day', () => {
     const sut = loadSettings({}).mail;
 
-    expect(sut).toEqual({ smtp: undefined, sender: undefined, notifyByEmail: { enabled: true, dailyLimit: 500 }, emailAvailable: false });
+    expect(sut).toEqual({ smtp: undefined, sender: undefined, notifyByEmail: { enabled: true, dailyLimit: 500 }, emailAvailable: false, linkBaseUrl: undefined });
+  });
+
+  it("take the links' host from the reference's PWP__HOST_DOMAIN and PWP__HOST_PROTOCOL", () => {
+    expect(loadSettings({ PWP__HOST_DOMAIN: 'pwpush.example.com' }).mail.linkBaseUrl).toBe('https://pwpush.example.com');
+    expect(loadSettings({ PWP__HOST_DOMAIN: 'localhost:5100', PWP__HOST_PROTOCOL: 'http' }).mail.linkBaseUrl).toBe('http://localhost:5100');
+    expect(errorFor({ PWP__HOST_DOMAIN: 'https://pwpush.example.com' }).message).toMatch(/^Invalid setting PWP__HOST_DOMAIN: /);
+    expect(errorFor({ PWP__HOST_DOMAIN: 'pwpush.example.com', PWP__HOST_PROTOCOL: 'ftp' }).message).toMatch(/^Invalid setting PWP__HOST_PROTOCOL: /);
   });
 
   it('with an address and a sender: port 587, STARTTLS when offered, certificates checked, 10-second timeouts, no sign-in', () => {

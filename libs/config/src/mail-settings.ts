@@ -47,6 +47,11 @@ export interface MailSettings {
   };
   /** Mail is configured and the feature is on: the version endpoint's `email_auto_dispatch`. */
   emailAvailable: boolean;
+  /**
+   * The base of the links mails carry, from the reference's PWP__HOST_DOMAIN (and
+   * PWP__HOST_PROTOCOL, default https); unset, they are the API's own links.
+   */
+  linkBaseUrl?: string;
 }
 
 const SECOND_MS = 1000;
@@ -73,7 +78,10 @@ export function readMailSettings(read: EnvReader): MailSettings {
     enabled: read.bool('PWP__NOTIFY_BY_EMAIL__ENABLED', true),
     dailyLimit: read.int('PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT', 500, 0, 1_000_000),
   };
-  return { smtp, sender, notifyByEmail, emailAvailable: smtp !== undefined && notifyByEmail.enabled };
+  const hostDomain = read.optional('PWP__HOST_DOMAIN', isHostAndPort, 'must be a host name, optionally with :port, without scheme or path');
+  const protocol = read.oneOf('PWP__HOST_PROTOCOL', 'https', new Set(['https', 'http']));
+  const linkBaseUrl = hostDomain === undefined ? undefined : `${protocol}://${hostDomain}`;
+  return { smtp, sender, notifyByEmail, emailAvailable: smtp !== undefined && notifyByEmail.enabled, linkBaseUrl };
 }
 
 function readSmtp(read: EnvReader): SmtpSettings | undefined {
@@ -139,4 +147,9 @@ function isMailbox(value: string): boolean {
   const address = /^[^\s<>"@]+@[^\s<>"@]+\.[^\s<>"@]+$/;
   const named = /^(?:"[^"\r\n]*"|[^"<>\r\n]*)\s*<([^<>]+)>$/.exec(value);
   return address.test(named ? named[1] : value);
+}
+
+function isHostAndPort(value: string): boolean {
+  const [host, port, ...rest] = value.split(':');
+  return rest.length === 0 && isHostName(host ?? '') && (port === undefined || (/^\d{1,5}$/.test(port) && Number(port) <= 65535));
 }

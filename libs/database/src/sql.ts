@@ -12,11 +12,17 @@ export interface WriteResult {
 export interface Statement {
   sql: string;
   parameters: unknown[] | ((earlier: WriteResult[]) => unknown[]);
+  /** It must commit with the guard or not at all (an event of the change); see Sql.writeIf. */
+  atomic?: boolean;
+}
+
+interface SqliteStatement {
+  run(...parameters: unknown[]): { changes: number; lastInsertRowid: number | bigint };
 }
 
 /** SQLite's handle under TypeORM: better-sqlite3's synchronous Database. */
 interface SqliteHandle {
-  prepare(sql: string): { run(...parameters: unknown[]): { changes: number; lastInsertRowid: number | bigint } };
+  prepare(sql: string): SqliteStatement;
   transaction<T>(work: () => T): () => T;
 }
 
@@ -42,20 +48,25 @@ export class Sql {
   private readonly postgres: boolean;
   /** Statement texts rewritten for PostgreSQL; the callers use a few constant texts. */
   private readonly rewritten = new Map<string, string>();
+  /** SQLite's prepared statements for writeIf, by text (the same few constant texts). */
+  private readonly prepared = new Map<string, SqliteStatement>();
 
   constructor(private readonly dataSource: DataSource) {
     this.postgres = engineOf(dataSource) === 'postgres';
   }
 
   /**
-   * Runs `guard` and, only when it changed a row, `then` after it, all in one transaction: a
-   * change and what it must not happen without (its audit entry, its events) commit together or
-   * not at all. Returns whether the guard changed a row. On SQLite the whole transaction runs
-   * synchronously on its one connection, so no other request's statement can slip into it.
+   * Runs `guard` and, only when it changed a row, `then` after it; the results, or null when the
+   * guard changed nothing. When any statement of `then` is `atomic` (an event: it must commit with
+   * its change or not at all) they all run in one transaction; otherwise one after another, as
+   * before events existed (an audit entry alone is not worth a transaction's two round trips).
+   * On SQLite it is always one transaction, run synchronously on the one connection, so no other
+   * request's statement can slip into it (and one commit costs less than two).
    */
   async writeIf(guard: Statement, then: Statement[]): Promise<WriteResult[] | null> {
     const statements = [guard, ...then];
     if (engineOf(this.dataSource) === 'sqlite') return this.sqliteTransaction(statements);
+    if (!then.some((statement) => statement.atomic)) return this.writeInTurn(statements);
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.startTransaction();
@@ -77,12 +88,21 @@ export class Sql {
     }
   }
 
+  private async writeInTurn(statements: Statement[]): Promise<WriteResult[] | null> {
+    const results: WriteResult[] = [];
+    for (const statement of statements) {
+      results.push(await this.write(statement.sql, parametersOf(statement, results)));
+      if (results[0].affected === 0) return null;
+    }
+    return results;
+  }
+
   private sqliteTransaction(statements: Statement[]): WriteResult[] | null {
     const handle = (this.dataSource.driver as unknown as { databaseConnection: SqliteHandle }).databaseConnection;
     return handle.transaction(() => {
       const results: WriteResult[] = [];
       for (const statement of statements) {
-        const { changes, lastInsertRowid } = handle.prepare(statement.sql).run(...parametersOf(statement, results));
+        const { changes, lastInsertRowid } = this.sqlitePrepared(handle, statement.sql).run(...parametersOf(statement, results));
         results.push({ affected: changes, insertId: Number(lastInsertRowid) });
         if (results[0].affected === 0) return null;
       }
@@ -112,6 +132,16 @@ export class Sql {
     } finally {
       await runner.release();
     }
+  }
+
+  private sqlitePrepared(handle: SqliteHandle, sql: string): SqliteStatement {
+    let statement = this.prepared.get(sql);
+    if (statement === undefined) {
+      if (this.prepared.size >= 100) this.prepared.clear();
+      statement = handle.prepare(sql);
+      this.prepared.set(sql, statement);
+    }
+    return statement;
   }
 
   private textForPostgres(sql: string): string {

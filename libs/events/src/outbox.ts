@@ -24,7 +24,7 @@ export class Outbox {
   /** A push event for its owner's endpoints. */
   pushEvent(type: PushEventType, ownerId: number, data: PushEventData, at: number): Statement {
     const event: PushEvent = { id: messageId(), type, timestamp: new Date(at).toISOString(), data };
-    return { sql: INSERT, parameters: [type, ownerId, JSON.stringify(event), 0, at] };
+    return { sql: INSERT, parameters: [type, ownerId, JSON.stringify(event), 0, at], atomic: true };
   }
 
   /**
@@ -34,6 +34,7 @@ export class Outbox {
   linkMail(ownerId: number, mail: Omit<LinkMail, 'id' | 'type' | 'timestamp' | 'audit_entry_id'>, auditEntryId: (earlier: WriteResult[]) => number, at: number): Statement {
     return {
       sql: INSERT,
+      atomic: true,
       parameters: (earlier) => {
         const payload: LinkMail = { id: messageId(), type: 'push.link_mail', timestamp: new Date(at).toISOString(), audit_entry_id: auditEntryId(earlier), ...mail };
         return [payload.type, ownerId, JSON.stringify(payload), mail.recipients.length, at];

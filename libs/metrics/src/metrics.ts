@@ -123,14 +123,15 @@ export class Metrics {
     name: 'pwpush_notification_queue_depth',
     help: 'Notifications waiting: pending deliveries and events not yet dispatched into deliveries.',
     registers: [this.registry],
-    // Sets the oldest age's gauge too, registered after it: one read of the queue per scrape.
-    collect: async () => this.collectQueue(),
+    collect: async () => this.queueDepth.set((await this.queue())?.depth ?? 0),
   });
 
+  // Its own read: a registry collects its metrics concurrently, so one gauge cannot set another's value.
   private readonly queueOldest = new Gauge({
     name: 'pwpush_notification_queue_oldest_age_seconds',
     help: 'Age of the oldest waiting notification (0 when none wait).',
     registers: [this.registry],
+    collect: async () => this.queueOldest.set((await this.queue())?.oldestAgeSeconds ?? 0),
   });
 
   constructor() {
@@ -160,10 +161,9 @@ export class Metrics {
     this.notifications.inc({ channel, outcome });
   }
 
-  private async collectQueue(): Promise<void> {
-    const queue = await this.readQueue?.().catch(() => undefined);
-    this.queueDepth.set(queue?.depth ?? 0);
-    this.queueOldest.set(queue?.oldestAgeSeconds ?? 0);
+  /** The queue now, or nothing (no worker here, or the database not answering: the gauges read 0). */
+  private async queue(): Promise<NotificationQueue | undefined> {
+    return this.readQueue?.().catch(() => undefined);
   }
 
   /** How pwpush_dependency_up learns the dependencies' states: the readiness checks (the CLI has none). */

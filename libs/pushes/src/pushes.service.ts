@@ -359,7 +359,7 @@ export class PushesService {
           recipients: mail.recipients,
           locale: mail.locale,
           url_token: push.urlToken,
-          html_url: htmlUrlOf(push, baseUrl),
+          html_url: htmlUrlOf(push, this.settings.mail.linkBaseUrl ?? baseUrl),
           owner_email: owner.email,
           ...remainingOf(push, now),
           expires_at: new Date(push.expiresAt).toISOString(),

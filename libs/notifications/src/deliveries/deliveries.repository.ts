@@ -75,6 +75,7 @@ export class DeliveriesRepository {
     const inserts: Statement[] = destinations.map((destination) => ({
       sql: INSERT_DELIVERY,
       parameters: [destination.webhookId, event.id, event.type, now, destination.remaining && JSON.stringify(destination.remaining), now, now],
+      atomic: true,
     }));
     return (await this.sql.writeIf({ sql: MARK_DISPATCHED, parameters: [now, event.id] }, inserts)) !== null;
   }
