@@ -119,7 +119,7 @@ export class Metrics {
   });
 
   private readQueue?: () => Promise<NotificationQueue>;
-  private readonly queueDepth = new Gauge({
+  private readonly queueDepth: Gauge = new Gauge({
     name: 'pwpush_notification_queue_depth',
     help: 'Notifications waiting: pending deliveries and events not yet dispatched into deliveries.',
     registers: [this.registry],
@@ -127,7 +127,7 @@ export class Metrics {
   });
 
   // Its own read: a registry collects its metrics concurrently, so one gauge cannot set another's value.
-  private readonly queueOldest = new Gauge({
+  private readonly queueOldest: Gauge = new Gauge({
     name: 'pwpush_notification_queue_oldest_age_seconds',
     help: 'Age of the oldest waiting notification (0 when none wait).',
     registers: [this.registry],
