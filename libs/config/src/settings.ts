@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DatabaseTarget } from './database-url';
 import { Env, EnvReader, isCidr, isHttpUrl, Range, SettingsError } from './env-reader';
+import { readOidcSettings, SignInSettings } from './oidc-settings';
 
 /** The four kinds of push, in the order the reference lists them. */
 export const PUSH_KINDS = ['text', 'file', 'url', 'qr'] as const;
@@ -23,6 +24,7 @@ export interface KindSettings {
 
 export type { DatabaseTarget, MysqlTarget } from './database-url';
 export { type Env, type Range, SettingsError, formatBytes } from './env-reader';
+export type { OidcClientAuth, OidcSettings, PrivateKeyJwtAlgorithm, SignInSettings } from './oidc-settings';
 
 /** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
 export type FileStorage =
@@ -105,6 +107,8 @@ export interface Settings {
   metricsPort?: number;
   /** Browser origins allowed by CORS; empty means no CORS headers at all. */
   corsOrigins: string[];
+  /** How people sign in on the pages: password, single sign-on (OpenID Connect), or both. */
+  signIn: SignInSettings;
 }
 
 const MASTER_KEY_REQUIRED =
@@ -168,6 +172,7 @@ export function loadSettings(env: Env): Settings {
     metricsToken: read.optional('METRICS_TOKEN', (v) => !/\s/.test(v), 'must not contain whitespace'),
     metricsPort: read.optionalInt('METRICS_PORT', 0, 65535),
     corsOrigins: read.list('CORS_ORIGINS', isOrigin, 'must be comma-separated origins such as https://app.example.com, or *').map((o) => o.replace(/\/$/, '')),
+    signIn: readOidcSettings(read),
   };
   // Checked here, before anything starts, so the operator gets one clear line.
   if (settings.production && !settings.masterKey) throw new SettingsError(MASTER_KEY_REQUIRED);

@@ -6,6 +6,7 @@ import { FileAttachments1764115200000 } from './1764115200000-file-attachments';
 import { Sessions1764288000000 } from './1764288000000-sessions';
 import { MysqlDefinitionsAsEntities1764374400000 } from './1764374400000-mysql-definitions-as-entities';
 import { OwnerExpiryIndex1764460800000 } from './1764460800000-owner-expiry-index';
+import { SingleSignOn1764633600000 } from './1764633600000-single-sign-on';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Sessions1764288000000,
   MysqlDefinitionsAsEntities1764374400000,
   OwnerExpiryIndex1764460800000,
+  SingleSignOn1764633600000,
 ];
