@@ -192,8 +192,11 @@ async function clientAuthentication(auth: OidcClientAuth): Promise<client.Client
  */
 function describe(error: unknown): string {
   if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) return `the provider answered ${error.error}`;
-  if (!(error instanceof Error)) return 'unknown error';
-  const code = (error as { code?: unknown }).code;
-  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-  return [error.message, typeof code === 'string' ? code : undefined, typeof cause === 'string' ? cause : undefined].filter(Boolean).join(', ');
+  const words: string[] = [];
+  // openid-client's own message ("something went wrong") says less than its causes (fetch failed, ECONNREFUSED).
+  for (let link: unknown = error, depth = 0; link instanceof Error && depth < 4; link = link.cause, depth++) {
+    const code = (link as { code?: unknown }).code;
+    words.push(typeof code === 'string' ? `${link.message} (${code})` : link.message);
+  }
+  return words.length > 0 ? words.join(': ') : 'unknown error';
 }
