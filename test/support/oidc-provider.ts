@@ -19,10 +19,10 @@ export interface TestOidcProvider {
 
 /**
  * Starts the test OpenID Provider (oidc-provider, in a process of its own) on 127.0.0.1 and a
- * free port, with clients whose redirect URIs are the given ones.
+ * free port (or `port`), with clients whose redirect URIs are the given ones.
  */
-export async function startOidcProvider(options: { redirectUris: string[]; postLogoutUris: string[]; clientJwks?: object }): Promise<TestOidcProvider> {
-  const port = await freePort();
+export async function startOidcProvider(options: { redirectUris: string[]; postLogoutUris: string[]; clientJwks?: object; port?: number }): Promise<TestOidcProvider> {
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [SCRIPT], {
     env: {
       PATH: process.env.PATH,
