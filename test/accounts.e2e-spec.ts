@@ -76,6 +76,38 @@ describe('accounts and ownership', () => {
       expect([await status(ci), await status(rotated)]).toEqual([401, 401]);
     });
 
+    it('answers 401 for an expired token, as for a revoked one, on every endpoint but version; rotation keeps its lifetime', async () => {
+      const users = app.service(UsersService);
+      await app.createUser('erin@example.com');
+      const month = (await users.issueToken('erin@example.com', 'month', 30)).api_token;
+      const forever = (await users.issueToken('erin@example.com', 'forever')).api_token;
+      const status = async (token: string) => (await api.get('/api/v2/pushes/active', bearer(token))).status;
+      expect([await status(month), await status(forever)]).toEqual([200, 200]);
+
+      app.clock.advance(30 * 86_400_000 - 60_000);
+      expect(await status(month)).toBe(200);
+      const user = await users.find('erin@example.com');
+      const rotated = (await users.rotateToken(user, 'month')).api_token;
+      app.clock.advance(120_000);
+      const expired = await api.get('/api/v2/pushes/active', bearer(month));
+      expect([expired.status, expired.headers.get('www-authenticate'), expired.body]).toEqual([401, 'Bearer', { error: 'Invalid or revoked API token.' }]);
+      expect((await api.post('/api/v2/pushes', { push: { payload: 'x' } }, bearer(month))).status).toBe(401);
+      expect((await api.get('/api/v2/version', bearer(month))).status).toBe(200);
+      expect([await status(rotated), await status(forever)]).toEqual([200, 200]);
+      const listed = await users.tokens(user);
+      expect(listed.map((token) => [token.name, token.expired, token.expires_at === null])).toEqual([
+        ['default', false, true],
+        ['forever', false, true],
+        ['month', false, false],
+      ]);
+      // The rotated token was given the old one's 30 days from its own issue.
+      expect(Date.parse(listed[2].expires_at!) - Date.parse(listed[2].created_at)).toBe(30 * 86_400_000);
+
+      app.clock.advance(30 * 86_400_000);
+      expect([await status(rotated), await status(forever)]).toEqual([401, 200]);
+      await expect(users.issueToken('erin@example.com', 'odd', 7)).rejects.toThrow('A token expires after 30, 90, 365 days, or never.');
+    });
+
     it('stores tokens only as hashes', async () => {
       const token = await app.createUser('dave@example.com');
       const rows: { token_hash: string }[] = await app.query('SELECT token_hash FROM api_tokens');

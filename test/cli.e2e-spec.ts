@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsersService } from '@app/auth';
+import { SessionsService, UsersService } from '@app/auth';
 import { client } from './support/http';
 import { CLI_MAIN, freePort, runNode } from './support/server-process';
 import { startTestApp, TEST_MASTER_KEY, TestApp } from './support/test-app';
@@ -88,6 +88,37 @@ describe('administration CLI', () => {
     expect(await status(second.api_token as string)).toBe(401);
   });
 
+  it('disables a user: their sessions and tokens end at once, sign-in is refused, the list says so; enable lets them sign in again', async () => {
+    const [user] = json((await cli('users:create', '--email', 'leaver@example.com', '--password', 'a long password')).stdout);
+    const [expiring] = json((await cli('users:token', '--email', 'leaver@example.com', '--name', 'ci', '--expires-in-days', '30')).stdout);
+    await cli('users:create', '--email', 'stays@example.com');
+    app = await startTestApp({}, database);
+    expect([await status(user.api_token as string), await status(expiring.api_token as string)]).toEqual([200, 200]);
+    const session = await app.service(SessionsService).start(await app.service(UsersService).find('leaver@example.com'));
+    expect(await app.service(SessionsService).userOf(session)).not.toBeNull();
+
+    const disabled = await cli('users:disable', '--email', 'LEAVER@example.com');
+    expect([disabled.code, json(disabled.stdout)]).toEqual([0, [{ email: 'leaver@example.com', sessions_ended: 1, tokens_revoked: 2, disabled: true }]]);
+    expect([await status(user.api_token as string), await status(expiring.api_token as string)]).toEqual([401, 401]);
+    expect(await app.service(SessionsService).userOf(session)).toBeNull();
+    const listed = json((await cli('users:list')).stdout);
+    expect(listed.map((u) => [u.email, u.sign_in, u.disabled, u.tokens])).toEqual([
+      ['leaver@example.com', ['password'], true, 0],
+      ['stays@example.com', [], false, 1],
+    ]);
+
+    // A token issued after the fact still does not work while the user is disabled.
+    const [late] = json((await cli('users:token', '--email', 'leaver@example.com')).stdout);
+    expect(await status(late.api_token as string)).toBe(401);
+    expect(json((await cli('users:enable', '--email', 'leaver@example.com')).stdout)).toEqual([{ email: 'leaver@example.com', disabled: false }]);
+    expect(await status(late.api_token as string)).toBe(200);
+
+    const refused = await cli('users:token', '--email', 'leaver@example.com', '--expires-in-days', '7');
+    expect([refused.code, refused.stderr.trim()]).toEqual([2, 'A token expires after 30, 90, 365 days, or never.']);
+    const unknown = await cli('users:disable', '--email', 'nobody@example.com');
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'No user with the email nobody@example.com.']);
+  });
+
   it('deletes a user: expires their active pushes and removes their tokens', async () => {
     const [user] = json((await cli('users:create', '--email', 'leaver@example.com')).stdout);
     app = await startTestApp({}, database);
@@ -145,7 +176,7 @@ describe('administration CLI', () => {
       const overview = await cli(...args);
       expect([overview.code, overview.stderr]).toEqual([0, '']);
       expect(overview.stdout).toMatch(/^Usage: cli <command> \[options\]\n/);
-      for (const command of ['migrations:run', 'expiry:sweep', 'users:create', 'users:password', 'users:token', 'users:revoke-tokens', 'users:list', 'users:delete']) {
+      for (const command of ['migrations:run', 'expiry:sweep', 'users:create', 'users:password', 'users:token', 'users:revoke-tokens', 'users:disable', 'users:enable', 'users:list', 'users:delete']) {
         expect(overview.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
       }
     }
@@ -156,7 +187,7 @@ describe('administration CLI', () => {
     expect(create.stdout).toMatch(/^ {2}-h, --help +show this help$/m);
     // Help comes first: neither the missing --email nor the database is looked at.
     const token = await runNode(CLI_MAIN, ['users:token', '-h'], { DATABASE_URL: 'mysql://root@127.0.0.1:1/none' });
-    expect([token.code, token.stdout]).toEqual([0, expect.stringMatching(/^Usage: cli users:token --email <email> \[--name <name>\]\n/)]);
+    expect([token.code, token.stdout]).toEqual([0, expect.stringMatching(/^Usage: cli users:token --email <email> \[--name <name>\] \[--expires-in-days <days>\]\n/)]);
   });
 
   it('reads a .env in its working directory, the environment winning over it', async () => {

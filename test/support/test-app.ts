@@ -44,8 +44,12 @@ export interface TestApp {
   close(options?: { drop?: boolean }): Promise<void>;
 }
 
-/** The real app (all modules, filters, pipes, body parsing) on a real database, listening on a random port. */
-export async function startTestApp(env: Env = {}, database?: TestDatabase): Promise<TestApp> {
+/**
+ * The real app (all modules, filters, pipes, body parsing) on a real database, listening on a
+ * random port, or on `port` (when another party must know its URL before it starts, as an
+ * OpenID Provider its redirect URI).
+ */
+export async function startTestApp(env: Env = {}, database?: TestDatabase, options: { port?: number } = {}): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const settings = loadSettings({
     DATABASE_URL: db.url,
@@ -69,7 +73,7 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase): Prom
     .compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
   configureApp(app, settings);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
     baseUrl: `http://127.0.0.1:${address.port}`,

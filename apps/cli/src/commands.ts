@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AccountError, UsersService } from '@app/auth';
+import { AccountError, TOKEN_LIFETIMES_DAYS, UsersService } from '@app/auth';
 import { Settings } from '@app/config';
 import { dataSourceOptions, openDataSource, runMigrations } from '@app/database';
 import { ExpirySweepService, PushesService } from '@app/pushes';
@@ -95,10 +95,15 @@ export const COMMANDS: Record<string, Command> = {
   },
   'users:token': {
     summary: 'issue a new token (replaces the token of that name)',
-    flags: { email: EMAIL, name: { value: '<name>', doc: 'the token\'s name (default: default)' } },
+    flags: {
+      email: EMAIL,
+      name: { value: '<name>', doc: 'the token\'s name (default: default)' },
+      'expires-in-days': { value: '<days>', doc: `the token stops working after ${TOKEN_LIFETIMES_DAYS.join(', ')} days (default: never)` },
+    },
     run: (flags, settings) =>
       withServices(settings, async (app) => {
-        print(await app.get(UsersService).issueToken(flags.email!, flags.name));
+        const days = flags['expires-in-days'];
+        print(await app.get(UsersService).issueToken(flags.email!, flags.name, days === undefined ? undefined : Number(days)));
       }),
   },
   'users:revoke-tokens': {
@@ -110,8 +115,26 @@ export const COMMANDS: Record<string, Command> = {
         print({ email: (await app.get(UsersService).find(email)).email, revoked: await app.get(UsersService).revokeTokens(email) });
       }),
   },
+  'users:disable': {
+    summary: "disable a user: no more sign-in (password or single sign-on); ends their sessions and revokes their tokens at once",
+    flags: { email: EMAIL },
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        print({ ...(await app.get(UsersService).disable(flags.email!)), disabled: true });
+      }),
+  },
+  'users:enable': {
+    summary: 'let a disabled user sign in again (their revoked tokens stay revoked)',
+    flags: { email: EMAIL },
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        const users = app.get(UsersService);
+        await users.enable(flags.email!);
+        print({ email: (await users.find(flags.email!)).email, disabled: false });
+      }),
+  },
   'users:list': {
-    summary: 'list users, one JSON object per line (no secrets)',
+    summary: 'list users, one JSON object per line: how each signs in (password, sso), whether disabled, token count (no secrets)',
     run: (_flags, settings) => withServices(settings, async (app) => (await app.get(UsersService).list()).forEach(print)),
   },
   'users:delete': {

@@ -102,6 +102,12 @@ REDIS_URL: {{ . | b64enc | quote }}
 {{- with .Values.secrets.metricsToken }}
 METRICS_TOKEN: {{ . | b64enc | quote }}
 {{- end }}
+{{- with .Values.secrets.oidcClientSecret }}
+PWP__OIDC__CLIENT_SECRET: {{ . | b64enc | quote }}
+{{- end }}
+{{- with .Values.secrets.oidcPrivateKey }}
+PWP__OIDC__PRIVATE_KEY: {{ . | b64enc | quote }}
+{{- end }}
 {{- if eq (include "pwpush.filesStorage" .) "s3" }}
 {{- with .Values.secrets.s3AccessKeyId }}
 PWP__FILES__S3__ACCESS_KEY_ID: {{ . | b64enc | quote }}
@@ -132,7 +138,7 @@ two required keys and each optional key named in secrets.existingSecretKeys.
 
 {{- define "pwpush.secretKeys" -}}
 {{- $v := .Values.secrets }}
-{{- $fields := dict "DATABASE_URL" "databaseUrl" "PWPUSH_MASTER_KEY" "masterKey" "PWPUSH_MASTER_KEY_PREVIOUS" "masterKeyPrevious" "REDIS_URL" "redisUrl" "METRICS_TOKEN" "metricsToken" }}
+{{- $fields := dict "DATABASE_URL" "databaseUrl" "PWPUSH_MASTER_KEY" "masterKey" "PWPUSH_MASTER_KEY_PREVIOUS" "masterKeyPrevious" "REDIS_URL" "redisUrl" "METRICS_TOKEN" "metricsToken" "PWP__OIDC__CLIENT_SECRET" "oidcClientSecret" "PWP__OIDC__PRIVATE_KEY" "oidcPrivateKey" }}
 {{- if eq (include "pwpush.filesStorage" .) "s3" }}
 {{- $_ := set $fields "PWP__FILES__S3__ACCESS_KEY_ID" "s3AccessKeyId" }}
 {{- $_ := set $fields "PWP__FILES__S3__SECRET_ACCESS_KEY" "s3SecretAccessKey" }}
@@ -186,7 +192,7 @@ for the migration hook Job (the ConfigMap does not exist yet when a pre-install
 hook runs).
 */}}
 {{- define "pwpush.configData" -}}
-{{- $secretKeys := list "DATABASE_URL" "PWPUSH_MASTER_KEY" "PWPUSH_MASTER_KEY_PREVIOUS" "REDIS_URL" "METRICS_TOKEN" "PWP__FILES__S3__ACCESS_KEY_ID" "PWP__FILES__S3__SECRET_ACCESS_KEY" "PWP__MAIL__SMTP_PASSWORD" }}
+{{- $secretKeys := list "DATABASE_URL" "PWPUSH_MASTER_KEY" "PWPUSH_MASTER_KEY_PREVIOUS" "REDIS_URL" "METRICS_TOKEN" "PWP__FILES__S3__ACCESS_KEY_ID" "PWP__FILES__S3__SECRET_ACCESS_KEY" "PWP__MAIL__SMTP_PASSWORD" "PWP__OIDC__CLIENT_SECRET" "PWP__OIDC__PRIVATE_KEY" }}
 {{- $chartKeys := merge (include "pwpush.fileSettings" . | fromYaml) (include "pwpush.notificationSettings" . | fromYaml) }}
 {{- range $k, $_ := .Values.config }}
 {{- if has (trimSuffix "_FILE" $k) $secretKeys }}

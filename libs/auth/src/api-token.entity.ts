@@ -21,4 +21,8 @@ export class ApiTokenEntity {
 
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
   createdAt!: number;
+
+  /** When the token stops working; null: never. */
+  @Column({ name: 'expires_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  expiresAt!: number | null;
 }

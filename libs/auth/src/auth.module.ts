@@ -6,6 +6,7 @@ import { ApiAuthGuard } from './api-auth.guard';
 import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
 import { SessionsService } from './sessions.service';
+import { SignInService } from './sign-in.service';
 import { BearerStrategy, HeaderPairStrategy } from './strategies';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
@@ -13,8 +14,8 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity])],
-  providers: [UsersRepository, UsersService, SessionsService, BearerStrategy, HeaderPairStrategy],
-  exports: [UsersService, SessionsService],
+  providers: [UsersRepository, UsersService, SessionsService, SignInService, BearerStrategy, HeaderPairStrategy],
+  exports: [UsersService, SessionsService, SignInService],
 })
 export class AuthModule {}
 

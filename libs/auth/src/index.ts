@@ -1,7 +1,8 @@
 /**
- * Authentication: users, API tokens (random, shown once, stored as SHA-256), the bearer and
- * legacy header-pair strategies, the global guard with its access decorators, and the pages'
- * sessions (a row per signed-in browser).
+ * Authentication: users, API tokens (random, shown once, stored as SHA-256, optionally expiring),
+ * the bearer and legacy header-pair strategies, the global guard with its access decorators, the
+ * pages' sessions (a row per signed-in browser), who a person signing in is (SignInService: a
+ * password, or single sign-on), and the OpenID Connect client (oidc/).
  */
 export * from './access.decorators';
 export { presentsCredentials } from './api-auth.guard';
@@ -9,7 +10,18 @@ export * from './auth.openapi';
 export * from './account.errors';
 export * from './auth.module';
 export type { AuthenticatedUser } from './authenticated-user';
-export { UsersService, DEFAULT_TOKEN_NAME, type IssuedToken, type TokenSummary, type UserSummary } from './users.service';
+export {
+  UsersService,
+  DEFAULT_TOKEN_NAME,
+  TOKEN_LIFETIMES_DAYS,
+  type IssuedToken,
+  type SignInMethod,
+  type TokenSummary,
+  type UserSummary,
+} from './users.service';
+export { SignInService, type ProviderIdentity, type SignInOutcome, type SignInRefusal } from './sign-in.service';
+export { OidcModule } from './oidc/oidc.module';
+export { OidcClient, SingleSignOnFailedError, SingleSignOnUnavailableError, type PendingSignIn } from './oidc/oidc-client';
 export { SessionsService, SESSION_LIFETIME_MS } from './sessions.service';
 export { SessionEntity } from './session.entity';
 export { UserEntity } from './user.entity';

@@ -21,4 +21,11 @@ export class SessionEntity {
 
   @Column({ name: 'expires_at', type: 'bigint', transformer: epochMillis })
   expiresAt!: number;
+
+  /**
+   * For a single sign-on, the provider's ID token, encrypted (FieldCipher): the hint its logout
+   * endpoint asks for at sign-out. Null for a password sign-in.
+   */
+  @Column({ name: 'id_token', type: 'blob', nullable: true })
+  idToken!: Buffer | null;
 }

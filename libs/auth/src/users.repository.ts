@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { LessThanOrEqual, Repository } from 'typeorm';
+import { IsNull, LessThanOrEqual, Repository } from 'typeorm';
 import { Sql } from '@app/database';
 import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
 import { UserEntity } from './user.entity';
 
-const SELECT_USER_BY_TOKEN_HASH = 'SELECT u.id, u.email, u.has_webhooks FROM users u JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ?';
+/** A token works while it has not expired and its user is not disabled: one indexed look-up decides both. */
+const SELECT_USER_BY_TOKEN_HASH =
+  'SELECT u.id, u.email, u.has_webhooks FROM users u JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND (t.expires_at IS NULL OR t.expires_at > ?) AND u.disabled_at IS NULL';
+
+/** Who a single sign-on names: the provider and its `sub`. */
+export interface Identity {
+  issuer: string;
+  subject: string;
+}
 
 /** Users, their API tokens and their sessions (both looked up by the SHA-256 of a random token). */
 @Injectable()
@@ -18,12 +26,22 @@ export class UsersRepository {
     private readonly sql: Sql,
   ) {}
 
-  insertUser(user: Omit<UserEntity, 'id'>): Promise<UserEntity> {
-    return this.users.save(this.users.create(user));
+  insertUser(user: Omit<UserEntity, 'id' | 'oidcIssuer' | 'oidcSubject' | 'disabledAt'> & Partial<Pick<UserEntity, 'oidcIssuer' | 'oidcSubject'>>): Promise<UserEntity> {
+    return this.users.save(this.users.create({ oidcIssuer: null, oidcSubject: null, disabledAt: null, ...user }));
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ email });
+  }
+
+  findByIdentity(identity: Identity): Promise<UserEntity | null> {
+    return this.users.findOneBy({ oidcIssuer: identity.issuer, oidcSubject: identity.subject });
+  }
+
+  /** Links the user to the identity unless they are linked to one already; whether it did. */
+  async linkIdentity(id: number, identity: Identity, now: number): Promise<boolean> {
+    const updated = await this.users.update({ id, oidcSubject: IsNull() }, { oidcIssuer: identity.issuer, oidcSubject: identity.subject, updatedAt: now });
+    return (updated.affected ?? 0) > 0;
   }
 
   listUsers(): Promise<UserEntity[]> {
@@ -32,6 +50,20 @@ export class UsersRepository {
 
   async deleteUser(id: number): Promise<void> {
     await this.users.delete({ id });
+  }
+
+  /** Disables the user and, in the same transaction, ends their sessions and revokes their tokens. */
+  async disableUser(id: number, now: number): Promise<{ sessions: number; tokens: number }> {
+    return this.users.manager.transaction(async (manager) => {
+      await manager.update(UserEntity, { id }, { disabledAt: now, updatedAt: now });
+      const sessions = (await manager.delete(SessionEntity, { userId: id })).affected ?? 0;
+      const tokens = (await manager.delete(ApiTokenEntity, { userId: id })).affected ?? 0;
+      return { sessions, tokens };
+    });
+  }
+
+  async enableUser(id: number, now: number): Promise<void> {
+    await this.users.update({ id }, { disabledAt: null, updatedAt: now });
   }
 
   async tokenCounts(): Promise<Map<number, number>> {
@@ -45,9 +77,10 @@ export class UsersRepository {
   }
 
   /** Issues or rotates the user's token of this name: the old hash is replaced in one statement. */
-  async upsertToken(userId: number, name: string, tokenHash: string, now: number): Promise<void> {
-    const updated = await this.tokens.update({ userId, name }, { tokenHash, createdAt: now });
-    if (updated.affected === 0) await this.tokens.insert({ userId, name, tokenHash, createdAt: now });
+  async upsertToken(token: Omit<ApiTokenEntity, 'id'>): Promise<void> {
+    const { userId, name, ...rest } = token;
+    const updated = await this.tokens.update({ userId, name }, rest);
+    if (updated.affected === 0) await this.tokens.insert(token);
   }
 
   async setPasswordHash(id: number, passwordHash: string, now: number): Promise<void> {
@@ -58,6 +91,10 @@ export class UsersRepository {
     return this.tokens.find({ where: { userId }, order: { name: 'ASC' } });
   }
 
+  findToken(userId: number, name: string): Promise<ApiTokenEntity | null> {
+    return this.tokens.findOneBy({ userId, name });
+  }
+
   async deleteToken(userId: number, name: string): Promise<boolean> {
     return ((await this.tokens.delete({ userId, name })).affected ?? 0) > 0;
   }
@@ -66,9 +103,9 @@ export class UsersRepository {
     return (await this.tokens.delete({ userId })).affected ?? 0;
   }
 
-  /** The owner of a token hash, if the token exists; plain SQL (see Sql), as every request with a token runs it. */
-  async findUserByTokenHash(tokenHash: string): Promise<Pick<UserEntity, 'id' | 'email' | 'hasWebhooks'> | null> {
-    const [row] = await this.sql.rows<{ id: unknown; email: string; has_webhooks: unknown }>(SELECT_USER_BY_TOKEN_HASH, [tokenHash]);
+  /** The owner of a token hash, if the token works at `now`; plain SQL (see Sql), as every request with a token runs it. */
+  async findUserByTokenHash(tokenHash: string, now: number): Promise<Pick<UserEntity, 'id' | 'email' | 'hasWebhooks'> | null> {
+    const [row] = await this.sql.rows<{ id: unknown; email: string; has_webhooks: unknown }>(SELECT_USER_BY_TOKEN_HASH, [tokenHash, now]);
     return row ? { id: Number(row.id), email: row.email, hasWebhooks: Number(row.has_webhooks) === 1 } : null;
   }
 
@@ -78,16 +115,20 @@ export class UsersRepository {
     await this.sessions.insert(session);
   }
 
-  /** The user of a session hash, while the session lasts at `now`. */
+  /** The user of a session hash, while the session lasts at `now` and the user is not disabled. */
   findUserBySessionHash(tokenHash: string, now: number): Promise<UserEntity | null> {
     return this.users
       .createQueryBuilder('u')
       .innerJoin(SessionEntity, 's', 's.user_id = u.id')
-      .where('s.token_hash = :tokenHash AND s.expires_at > :now', { tokenHash, now })
+      .where('s.token_hash = :tokenHash AND s.expires_at > :now AND u.disabled_at IS NULL', { tokenHash, now })
       .getOne();
   }
 
-  async deleteSession(tokenHash: string): Promise<void> {
-    await this.sessions.delete({ tokenHash });
+  /** Ends a session; returns its (encrypted) ID token, if it was a single sign-on. */
+  async deleteSession(tokenHash: string): Promise<{ idToken: Buffer | null } | null> {
+    const session = await this.sessions.findOne({ where: { tokenHash }, select: { id: true, idToken: true } });
+    if (!session) return null;
+    await this.sessions.delete({ id: session.id });
+    return { idToken: session.idToken };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { Clock } from '@app/common';
+import { Clock, DAY_MS } from '@app/common';
 import { PassphraseHasher, randomToken } from '@app/crypto';
 import { AccountError } from './account.errors';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
@@ -18,14 +18,26 @@ export interface IssuedToken {
 export interface TokenSummary {
   name: string;
   created_at: string;
+  /** null: never. */
+  expires_at: string | null;
+  expired: boolean;
 }
+
+/** How a user can sign in on the pages: with a password, and/or by single sign-on (a linked provider identity). */
+export type SignInMethod = 'password' | 'sso';
 
 export interface UserSummary {
   email: string;
   created_at: string;
   has_password: boolean;
+  sign_in: SignInMethod[];
+  disabled: boolean;
   tokens: number;
 }
+
+/** The lifetimes a token may be given, in days; none: it works until revoked. */
+export const TOKEN_LIFETIMES_DAYS = [30, 90, 365] as const;
+export type TokenLifetimeDays = (typeof TOKEN_LIFETIMES_DAYS)[number];
 
 /** 256 random bits behind a recognisable prefix, so leaked tokens are easy to scan for. */
 const newToken = (): string => `pwp_${randomToken(32)}`;
@@ -56,12 +68,29 @@ export class UsersService {
     return this.issueToken(address);
   }
 
-  /** Issues the named token, replacing (and so revoking) any earlier token of that name. */
-  async issueToken(email: string, name = DEFAULT_TOKEN_NAME): Promise<IssuedToken> {
+  /**
+   * Issues the named token, replacing (and so revoking) any earlier token of that name. It works
+   * for `lifetimeDays` (one of TOKEN_LIFETIMES_DAYS), or until revoked when that is undefined.
+   */
+  async issueToken(email: string, name = DEFAULT_TOKEN_NAME, lifetimeDays?: number): Promise<IssuedToken> {
     if (!TOKEN_NAME.test(name)) throw new AccountError('A token name has 1 to 100 letters, digits, spaces, dots, dashes or underscores.');
-    const user = await this.existing(email);
+    if (lifetimeDays !== undefined && !(TOKEN_LIFETIMES_DAYS as readonly number[]).includes(lifetimeDays)) {
+      throw new AccountError(`A token expires after ${TOKEN_LIFETIMES_DAYS.join(', ')} days, or never.`);
+    }
+    return this.putToken(await this.existing(email), name, lifetimeDays === undefined ? null : lifetimeDays * DAY_MS);
+  }
+
+  /** Replaces the user's token of this name with a new one that lives as long as the old one was given. */
+  async rotateToken(user: AuthenticatedUser, name: string): Promise<IssuedToken> {
+    const old = await this.repository.findToken(user.id, name);
+    if (!old) throw new AccountError(`There is no token named “${name}”.`);
+    return this.putToken(user, name, old.expiresAt === null ? null : old.expiresAt - old.createdAt);
+  }
+
+  private async putToken(user: AuthenticatedUser, name: string, lifetimeMs: number | null): Promise<IssuedToken> {
     const token = newToken();
-    await this.repository.upsertToken(user.id, name, hashToken(token), this.clock.now());
+    const now = this.clock.now();
+    await this.repository.upsertToken({ userId: user.id, name, tokenHash: hashToken(token), createdAt: now, expiresAt: lifetimeMs === null ? null : now + lifetimeMs });
     return { email: user.email, api_token: token };
   }
 
@@ -76,17 +105,23 @@ export class UsersService {
    * The user with this email and password, or null. An unknown address or a user without a
    * password costs the same Argon2 verification as a wrong password, so timing tells nothing.
    */
-  async checkPassword(email: string, password: string): Promise<AuthenticatedUser | null> {
+  async checkPassword(email: string, password: string): Promise<(AuthenticatedUser & { disabled: boolean }) | null> {
     const address = emailAddress(email);
     const user = address === null ? null : await this.repository.findByEmail(address);
     const valid = await this.hasher.verify(user?.passwordHash ?? (await this.decoyHash()), password);
-    return user?.passwordHash && valid ? authenticatedUser(user) : null;
+    return user?.passwordHash && valid ? { ...authenticatedUser(user), disabled: user.disabledAt !== null } : null;
   }
 
   /** The user's tokens by name, with when each was issued; never the tokens themselves. */
   async tokens(user: AuthenticatedUser): Promise<TokenSummary[]> {
     const tokens = await this.repository.listTokens(user.id);
-    return tokens.map((token) => ({ name: token.name, created_at: new Date(token.createdAt).toISOString() }));
+    const now = this.clock.now();
+    return tokens.map((token) => ({
+      name: token.name,
+      created_at: new Date(token.createdAt).toISOString(),
+      expires_at: token.expiresAt === null ? null : new Date(token.expiresAt).toISOString(),
+      expired: token.expiresAt !== null && token.expiresAt <= now,
+    }));
   }
 
   /** Revokes one of the user's tokens; false when there was none of that name. */
@@ -104,8 +139,25 @@ export class UsersService {
       email: user.email,
       created_at: new Date(user.createdAt).toISOString(),
       has_password: user.passwordHash !== null,
+      sign_in: [...(user.passwordHash !== null ? ['password' as const] : []), ...(user.oidcSubject !== null ? ['sso' as const] : [])],
+      disabled: user.disabledAt !== null,
       tokens: tokens.get(user.id) ?? 0,
     }));
+  }
+
+  /**
+   * Disables the user: from this moment they cannot sign in (password or single sign-on), their
+   * sessions are ended and their tokens revoked. Their pushes stay theirs.
+   */
+  async disable(email: string): Promise<{ email: string; sessions_ended: number; tokens_revoked: number }> {
+    const user = await this.existing(email);
+    const ended = await this.repository.disableUser(user.id, this.clock.now());
+    return { email: user.email, sessions_ended: ended.sessions, tokens_revoked: ended.tokens };
+  }
+
+  /** Lets a disabled user sign in again (their old tokens stay revoked). */
+  async enable(email: string): Promise<void> {
+    await this.repository.enableUser((await this.existing(email)).id, this.clock.now());
   }
 
   async find(email: string): Promise<AuthenticatedUser> {
@@ -120,7 +172,7 @@ export class UsersService {
   /** The user a token belongs to; with `email` (the legacy header pair) it must also match. */
   async authenticate(token: string, email?: string): Promise<AuthenticatedUser | null> {
     if (!token) return null;
-    const user = await this.repository.findUserByTokenHash(hashToken(token));
+    const user = await this.repository.findUserByTokenHash(hashToken(token), this.clock.now());
     if (!user || (email !== undefined && user.email !== email.trim().toLowerCase())) return null;
     return authenticatedUser(user);
   }
@@ -145,7 +197,7 @@ function checkPassword(password: string): void {
 }
 
 /** The address as stored (trimmed, lower-cased), or null when it is not a valid one. */
-function emailAddress(email: string): string | null {
+export function emailAddress(email: string): string | null {
   const address = email.trim().toLowerCase();
   return address.length <= 255 && EMAIL.test(address) ? address : null;
 }

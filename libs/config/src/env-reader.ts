@@ -54,6 +54,15 @@ export class EnvReader {
     return this.raw(name) ?? fallback;
   }
 
+  isSet(name: string): boolean {
+    return this.raw(name) !== undefined;
+  }
+
+  /** Any non-blank value, as given (a secret: never checked by pattern, so never described in a message). */
+  optionalString(name: string): string | undefined {
+    return this.raw(name);
+  }
+
   optional(name: string, valid: (v: string) => boolean, expectation: string): string | undefined {
     const value = this.raw(name);
     if (value !== undefined && !valid(value)) this.fail(name, expectation);

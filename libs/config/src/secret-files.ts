@@ -15,6 +15,9 @@ export const SECRET_SETTINGS = [
   'PWP__FILES__S3__ACCESS_KEY_ID',
   'PWP__FILES__S3__SECRET_ACCESS_KEY',
   'PWP__MAIL__SMTP_PASSWORD',
+  'PWP__OIDC__CLIENT_SECRET',
+  // A PEM private key for private_key_jwt: PWP__OIDC__PRIVATE_KEY_FILE is the usual way to give it.
+  'PWP__OIDC__PRIVATE_KEY',
 ] as const;
 
 const REASONS: Record<string, string> = {

@@ -4,6 +4,7 @@ import { Env, EnvReader, isCidr, isHttpUrl, Range, SettingsError } from './env-r
 import { MailSettings, readMailSettings } from './mail-settings';
 import { NotificationSettings, readNotificationSettings } from './notification-settings';
 import { readWebhookSettings, WebhookSettings } from './webhook-settings';
+import { readOidcSettings, SignInSettings } from './oidc-settings';
 
 /** The four kinds of push, in the order the reference lists them. */
 export const PUSH_KINDS = ['text', 'file', 'url', 'qr'] as const;
@@ -29,6 +30,7 @@ export { type Env, type Range, SettingsError, formatBytes } from './env-reader';
 export { type MailSettings, type SmtpAuthentication, type SmtpSettings, type SmtpTls, SMTP_AUTHENTICATIONS } from './mail-settings';
 export type { WebhookSettings } from './webhook-settings';
 export type { NotificationSettings } from './notification-settings';
+export type { OidcClientAuth, OidcSettings, PrivateKeyJwtAlgorithm, SignInSettings } from './oidc-settings';
 
 /** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
 export type FileStorage =
@@ -117,6 +119,8 @@ export interface Settings {
   webhooks: WebhookSettings;
   /** The outbox worker: its pace, and how long a failing delivery is retried. */
   notifications: NotificationSettings;
+  /** How people sign in on the pages: password, single sign-on (OpenID Connect), or both. */
+  signIn: SignInSettings;
 }
 
 const MASTER_KEY_REQUIRED =
@@ -183,6 +187,7 @@ export function loadSettings(env: Env): Settings {
     mail: readMailSettings(read),
     webhooks: readWebhookSettings(read),
     notifications: readNotificationSettings(read),
+    signIn: readOidcSettings(read),
   };
   // Checked here, before anything starts, so the operator gets one clear line.
   if (settings.production && !settings.masterKey) throw new SettingsError(MASTER_KEY_REQUIRED);

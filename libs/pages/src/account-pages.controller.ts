@@ -5,7 +5,7 @@ import { AccountPages } from './account-pages';
 import { PageExceptionFilter } from './page-exception.filter';
 import { PageResponder } from './page-responder';
 
-/** Sign-in, sign-out and /users/token. Sessions, not API tokens: public to the API guard. */
+/** Sign-in (password; the single sign-on button posts to SingleSignOnPagesController), sign-out and /users/token. Sessions, not API tokens: public to the API guard. */
 @Controller('users')
 @Public()
 @UseFilters(PageExceptionFilter)
@@ -36,9 +36,14 @@ export class AccountPagesController {
     this.responder.send(request, response, await this.pages.tokens(request));
   }
 
-  @Post(['token', 'token/rotate'])
+  @Post('token')
   async issue(@Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.issue(request));
+  }
+
+  @Post('token/rotate')
+  async rotate(@Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.rotate(request));
   }
 
   @Post('token/revoke')

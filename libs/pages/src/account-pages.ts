@@ -1,52 +1,68 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountError, type AuthenticatedUser, type TokenSummary, UsersService } from '@app/auth';
-import { clientInfoOf, TooManyRequestsError } from '@app/common';
+import { AccountError, type AuthenticatedUser, OidcClient, SignInService, TOKEN_LIFETIMES_DAYS, type TokenSummary, UsersService } from '@app/auth';
+import { clientInfoOf, publicBaseUrl, TooManyRequestsError } from '@app/common';
+import { InjectSettings, type Settings } from '@app/config';
 import { SignInAttempts } from '@app/rate-limit';
 import type { PageResult } from './page-responder';
 import { formField, PageSession } from './page-session';
+import { refusal } from './sign-in-refusals';
 
-const SIGN_IN: PageResult = { redirect: '/users/sign_in', status: 303 };
+const SIGN_IN_PATH = '/users/sign_in';
+const SIGN_IN: PageResult = { redirect: SIGN_IN_PATH, status: 303 };
 const TOKENS: PageResult = { redirect: '/users/token', status: 303 };
 
 const field = (request: Request, name: string): string => formField(request, name) ?? '';
 
+/** The choices of the token form's expiry, in days; "never" is the default. */
+const LIFETIME_CHOICES = TOKEN_LIFETIMES_DAYS.map((days) => ({ days, label: `${days} days` }));
+
 /**
- * Sign-in with email and password (accounts come from the admin CLI), sign-out, and
- * /users/token, where a signed-in person lists, issues, rotates and revokes their API tokens;
- * a new token is shown once, on the answer to the form that made it.
+ * Sign-in (email and password, and the single sign-on button; who the person is is
+ * SignInService's decision), sign-out, and /users/token, where a signed-in person lists, issues,
+ * rotates and revokes their API tokens; a new token is shown once, on the answer to the form that
+ * made it.
  */
 @Injectable()
 export class AccountPages {
   constructor(
     private readonly users: UsersService,
+    private readonly signIns: SignInService,
+    private readonly oidc: OidcClient,
     private readonly session: PageSession,
     private readonly attempts: SignInAttempts,
+    @InjectSettings() private readonly settings: Settings,
   ) {}
 
   async signInForm(request: Request): Promise<PageResult> {
-    return (await this.session.user(request)) ? TOKENS : signInPage();
+    return (await this.session.user(request)) ? TOKENS : this.signInPage();
   }
 
   async signIn(request: Request, response: Response): Promise<PageResult> {
     this.session.checkCsrf(request);
+    if (!this.signIns.passwordSignIn) return refusal('password-sign-in-off');
     const email = field(request, 'email').trim().toLowerCase();
     const address = clientInfoOf(request).ip;
     const blockedFor = await this.attempts.blockedFor(email, address);
     if (blockedFor > 0) throw new TooManyRequestsError('Too many failed sign-in attempts.', blockedFor);
-    const user = await this.users.checkPassword(email, field(request, 'password'));
-    if (!user) {
+    const outcome = await this.signIns.withPassword(email, field(request, 'password'));
+    if ('refused' in outcome) {
+      if (outcome.refused !== 'wrong-password') return refusal(outcome.refused);
       await this.attempts.recordFailure(email, address);
-      return signInPage(401, 'Incorrect email or password.', email);
+      return this.signInPage(401, 'Incorrect email or password.', email);
     }
-    await this.session.signIn(request, response, user);
+    await this.session.signIn(request, response, outcome.user);
     return TOKENS;
   }
 
+  /** Ends the session here, then, after a single sign-on, at the provider too when it offers RP-initiated logout. */
   async signOut(request: Request, response: Response): Promise<PageResult> {
     this.session.checkCsrf(request);
-    await this.session.signOut(request, response);
-    return SIGN_IN;
+    const { idToken } = await this.session.signOut(request, response);
+    if (idToken === undefined) return SIGN_IN;
+    const signInUrl = `${publicBaseUrl(this.settings, clientInfoOf(request))}${SIGN_IN_PATH}`;
+    const logout = await this.oidc.logoutUrl(idToken, signInUrl);
+    return logout ? { redirect: logout, status: 303 } : SIGN_IN;
   }
 
   async tokens(request: Request): Promise<PageResult> {
@@ -54,16 +70,16 @@ export class AccountPages {
     return user ? this.tokensPage(user) : SIGN_IN;
   }
 
-  /** Issues a named token, or rotates it: the old token of that name stops working at once. */
+  /** Issues a named token, expiring after the chosen number of days or never; one of that name is replaced. */
   async issue(request: Request): Promise<PageResult> {
-    return this.change(request, async (user, name) => {
-      try {
-        return { issued: { name, token: (await this.users.issueToken(user.email, name)).api_token } };
-      } catch (error) {
-        if (error instanceof AccountError) return { error: error.message, status: 422 };
-        throw error;
-      }
-    });
+    const expiresIn = field(request, 'expires_in');
+    const lifetimeDays = expiresIn === '' || expiresIn === 'never' ? undefined : Number(expiresIn);
+    return this.change(request, (user, name) => shownOnce(name, this.users.issueToken(user.email, name, lifetimeDays)));
+  }
+
+  /** Rotates a token: the old one stops working at once; the new one lives as long as the old one was given. */
+  async rotate(request: Request): Promise<PageResult> {
+    return this.change(request, (user, name) => shownOnce(name, this.users.rotateToken(user, name)));
   }
 
   async revoke(request: Request): Promise<PageResult> {
@@ -84,8 +100,31 @@ export class AccountPages {
       view: 'tokens',
       title: 'API tokens',
       status: outcome.status,
-      data: { email: user.email, tokens: (await this.users.tokens(user)).map(withIssuedText), issued: outcome.issued, notice: outcome.notice, error: outcome.error },
+      data: {
+        email: user.email,
+        tokens: (await this.users.tokens(user)).map(withDatesText),
+        lifetimes: LIFETIME_CHOICES,
+        issued: outcome.issued,
+        notice: outcome.notice,
+        error: outcome.error,
+      },
     };
+  }
+
+  /** The sign-in page: the password form unless it is off, and the single sign-on button, or why it cannot be used now. */
+  private async signInPage(status = 200, error?: string, email = ''): Promise<PageResult> {
+    const sso = this.oidc.enabled ? { label: this.oidc.buttonLabel, available: await this.oidc.available() } : undefined;
+    return { view: 'sign-in', title: 'Sign in', status, data: { error, email, sso, password: this.signIns.passwordSignIn } };
+  }
+}
+
+/** A token just issued, for the page that shows it once; an account rule's refusal as the page's error. */
+async function shownOnce(name: string, issuing: Promise<{ api_token: string }>): Promise<TokenOutcome> {
+  try {
+    return { issued: { name, token: (await issuing).api_token } };
+  } catch (error) {
+    if (error instanceof AccountError) return { error: error.message, status: 422 };
+    throw error;
   }
 }
 
@@ -97,9 +136,10 @@ interface TokenOutcome {
   status?: number;
 }
 
-/** "2026-11-23 21:52 UTC" beside the exact ISO time. */
-const withIssuedText = (token: TokenSummary) => ({ ...token, issued: `${token.created_at.slice(0, 16).replace('T', ' ')} UTC` });
-
-function signInPage(status = 200, error?: string, email = ''): PageResult {
-  return { view: 'sign-in', title: 'Sign in', status, data: { error, email } };
-}
+/** "2026-11-23 21:52 UTC" beside the exact ISO times. */
+const dateText = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const withDatesText = (token: TokenSummary) => ({
+  ...token,
+  issued: dateText(token.created_at),
+  expires: token.expires_at === null ? undefined : dateText(token.expires_at),
+});

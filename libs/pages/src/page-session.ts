@@ -2,12 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { parse as parseCookies, serialize } from 'cookie';
 import type { Request, Response } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type AuthenticatedUser, SESSION_LIFETIME_MS, SessionsService } from '@app/auth';
-import { ForbiddenError } from '@app/common';
+import { type AuthenticatedUser, type PendingSignIn, SESSION_LIFETIME_MS, SessionsService } from '@app/auth';
+import { Clock, ForbiddenError, MINUTE_MS } from '@app/common';
 import { FieldCipher, randomToken } from '@app/crypto';
 
 const CSRF_COOKIE = 'pwpush_csrf';
 const SESSION_COOKIE = 'pwpush_session';
+/** A single sign-on on its way through the provider: state, nonce and PKCE verifier, sealed. */
+const SIGN_IN_COOKIE = 'pwpush_oidc';
+/** Time to sign in at the provider; a callback after it is refused. */
+const SIGN_IN_LIFETIME_MS = 10 * MINUTE_MS;
+const SIGN_IN_CONTEXT = 'oidc-pending-sign-in';
 /** Over https: a cookie only this exact origin, over https, can set (no Domain, Path=/, Secure). */
 const HOST_PREFIX = '__Host-';
 /**
@@ -43,7 +48,8 @@ export class PageSession {
 
   constructor(
     private readonly sessions: SessionsService,
-    cipher: FieldCipher,
+    private readonly cipher: FieldCipher,
+    private readonly clock: Clock,
   ) {
     this.key = cipher.deriveKey('page-csrf');
   }
@@ -73,19 +79,47 @@ export class PageSession {
     return token ? this.sessions.userOf(token) : null;
   }
 
-  /** Signs in: a new session (ending the browser's previous one) and a new CSRF cookie. */
-  async signIn(request: Request, response: Response, user: AuthenticatedUser): Promise<void> {
+  /**
+   * Signs in: a new session (ending the browser's previous one) and a new CSRF cookie. A single
+   * sign-on passes the provider's ID token, kept for the provider's logout.
+   */
+  async signIn(request: Request, response: Response, user: AuthenticatedUser, idToken?: string): Promise<void> {
     await this.signOut(request, response);
-    setCookie(request, response, SESSION_COOKIE, await this.sessions.start(user), SESSION_LIFETIME_MS / 1000);
+    setCookie(request, response, SESSION_COOKIE, await this.sessions.start(user, idToken), SESSION_LIFETIME_MS / 1000);
     setCookie(request, response, CSRF_COOKIE, randomToken(24));
   }
 
-  async signOut(request: Request, response: Response): Promise<void> {
+  /** Ends the browser's session; what it knew of a single sign-on (for the provider's logout). */
+  async signOut(request: Request, response: Response): Promise<{ idToken?: string }> {
     const token = sessionToken(request);
-    if (!token) return;
-    await this.sessions.end(token);
+    if (!token) return {};
+    const ended = await this.sessions.end(token);
     // A pre-upgrade cookie under the old name stays behind, naming a session that no longer exists.
     setCookie(request, response, SESSION_COOKIE, '', 0);
+    return ended;
+  }
+
+  /**
+   * Keeps a single sign-on's state, nonce and PKCE verifier in an HttpOnly cookie until the
+   * provider sends the browser back: sealed (AES-256-GCM under a key derived from the master key),
+   * so it can be neither read nor forged, and dated, so it works for SIGN_IN_LIFETIME_MS only.
+   */
+  startSignIn(request: Request, response: Response, pending: PendingSignIn): void {
+    const sealed = this.cipher.encrypt(JSON.stringify({ ...pending, expiresAt: this.clock.now() + SIGN_IN_LIFETIME_MS }), SIGN_IN_CONTEXT);
+    setCookie(request, response, SIGN_IN_COOKIE, sealed.toString('base64url'), SIGN_IN_LIFETIME_MS / 1000);
+  }
+
+  /** The browser's pending single sign-on, once: the cookie is cleared, so a callback cannot be played twice with it. */
+  takeSignIn(request: Request, response: Response): PendingSignIn | undefined {
+    const value = cookieOf(request, SIGN_IN_COOKIE);
+    if (value === undefined) return undefined;
+    setCookie(request, response, SIGN_IN_COOKIE, '', 0);
+    try {
+      const { state, nonce, codeVerifier, expiresAt } = JSON.parse(this.cipher.decrypt(Buffer.from(value, 'base64url'), SIGN_IN_CONTEXT)) as PendingSignIn & { expiresAt: number };
+      return expiresAt > this.clock.now() ? { state, nonce, codeVerifier } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private sign(secret: string): string {

@@ -1,5 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { AuthModule } from '@app/auth';
+import { AuthModule, OidcModule } from '@app/auth';
 import { PushesModule } from '@app/pushes';
 import { FailedAttemptsModule } from '@app/rate-limit';
 import { AccountPages } from './account-pages';
@@ -12,11 +12,13 @@ import { PageResponder } from './page-responder';
 import { PageSession } from './page-session';
 import { RecipientPages } from './recipient-pages';
 import { LegacyLinksController, RecipientPagesController } from './recipient-pages.controller';
+import { SingleSignOnPages } from './single-sign-on-pages';
+import { SingleSignOnPagesController } from './single-sign-on-pages.controller';
 
 @Module({
-  imports: [AuthModule, PushesModule, FailedAttemptsModule],
-  controllers: [RecipientPagesController, LegacyLinksController, AccountPagesController, AssetsController],
-  providers: [PageRenderer, PageSession, PageResponder, PageExceptionFilter, RecipientPages, AccountPages],
+  imports: [AuthModule, OidcModule, PushesModule, FailedAttemptsModule],
+  controllers: [RecipientPagesController, LegacyLinksController, AccountPagesController, SingleSignOnPagesController, AssetsController],
+  providers: [PageRenderer, PageSession, PageResponder, PageExceptionFilter, RecipientPages, AccountPages, SingleSignOnPages],
 })
 export class PagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -7,6 +7,7 @@ import { Sessions1764288000000 } from './1764288000000-sessions';
 import { MysqlDefinitionsAsEntities1764374400000 } from './1764374400000-mysql-definitions-as-entities';
 import { OwnerExpiryIndex1764460800000 } from './1764460800000-owner-expiry-index';
 import { Notifications1764547200000 } from './1764547200000-notifications';
+import { SingleSignOn1764633600000 } from './1764633600000-single-sign-on';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   MysqlDefinitionsAsEntities1764374400000,
   OwnerExpiryIndex1764460800000,
   Notifications1764547200000,
+  SingleSignOn1764633600000,
 ];
