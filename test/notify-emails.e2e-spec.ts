@@ -92,6 +92,10 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
     expect(await refused({ notify_emails_to: '1@x.io,2@x.io,3@x.io,4@x.io,5@x.io,6@x.io' }, owner)).toEqual({ notify_emails_to: ['contains more than 5 email(s)'] });
     expect(await refused({ notify_emails_to: 'not-an-address' }, owner)).toEqual({ notify_emails_to: ['contains invalid email(s)'] });
     expect(await refused({ notify_emails_to: 'a@example.com', notify_emails_to_locale: 'xx' }, owner)).toEqual({ notify_emails_to_locale: ['is not included in the list'] });
+    // A locale alone mails nobody, as in the reference.
+    expect((await api.post('/api/v2/pushes', { push: { payload: 'x', notify_emails_to_locale: 'fr' } }, owner)).status).toBe(201);
+    expect(Number((await app.query('SELECT COUNT(*) AS n FROM outbox'))[0].n)).toBe(0);
+    await app.query('DELETE FROM pushes');
 
     const withoutMail = await startTestApp({});
     try {

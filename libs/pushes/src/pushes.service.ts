@@ -161,7 +161,7 @@ export class PushesService {
     if (retryAfter > 0) throw new TooManyRequestsError(NOTIFY_MESSAGES.tooManyRequests, retryAfter);
     await this.attempts.recordFailure(key);
     const faults = new FieldFaults(fieldErrorsOf(input));
-    const linkMail = this.linkMailRequest({ ...input, notify_emails_to: input.notify_emails_to ?? '' }, caller, faults);
+    const linkMail = this.linkMailRequest(input, caller, faults, true);
     faults.throwIfAny();
     if (push.expired) throw ValidationFailedError.of('base', 'That push has expired.');
     const now = this.clock.now();
@@ -373,12 +373,18 @@ export class PushesService {
 
   /**
    * The link mail asked for with `notify_emails_to`, or undefined when none is; faults (mail not
-   * available, an anonymous creator, a bad list or locale) go to `faults`, with the reference's messages.
+   * available, an anonymous creator, a bad list or locale, and with `required` no list) go to
+   * `faults`, with the reference's messages. A create with a locale alone mails nobody, as in the reference.
    */
-  private linkMailRequest(input: { notify_emails_to?: string | null; notify_emails_to_locale?: string | null }, owner: AuthenticatedUser | undefined, faults: FieldFaults): LinkMailRequest | undefined {
-    const to = input.notify_emails_to ?? undefined;
+  private linkMailRequest(
+    input: { notify_emails_to?: string | null; notify_emails_to_locale?: string | null },
+    owner: AuthenticatedUser | undefined,
+    faults: FieldFaults,
+    required = false,
+  ): LinkMailRequest | undefined {
+    const to = input.notify_emails_to?.trim() || undefined;
     const locale = input.notify_emails_to_locale?.trim() || null;
-    if (to === undefined && locale === null) return undefined;
+    if (to === undefined && locale === null && !required) return undefined;
     if (!this.settings.mail.emailAvailable) {
       if (to !== undefined) faults.add('notify_emails_to', NOTIFY_MESSAGES.notAvailable);
       if (locale !== null) faults.add('notify_emails_to_locale', NOTIFY_MESSAGES.localeNotAvailable);
@@ -390,8 +396,8 @@ export class PushesService {
       return undefined;
     }
     if (locale !== null && !NOTIFY_LOCALES.has(locale)) faults.add('notify_emails_to_locale', NOTIFY_MESSAGES.locale);
-    if (to === undefined || to.trim() === '') {
-      faults.add('notify_emails_to', NOTIFY_MESSAGES.blank);
+    if (to === undefined) {
+      if (required) faults.add('notify_emails_to', NOTIFY_MESSAGES.blank);
       return undefined;
     }
     const parsed = parseRecipients(to);
