@@ -42,15 +42,8 @@ HELM_LDFLAGS="-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
 for pkg in chartutil lint/rules; do
   HELM_LDFLAGS+=" -X helm.sh/helm/v3/pkg/$pkg.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/$pkg.k8sVersionMinor=31"
 done
-# The stamp records how the cached binary was built; a pin or flag change rebuilds it.
-STAMP="$BIN_DIR/helm.stamp"
-if [[ ! -x "$HELM" || "$(cat "$STAMP" 2>/dev/null)" != "$HELM_VERSION $HELM_LDFLAGS" ]]; then
-  command -v go >/dev/null || { echo "go is needed to build helm $HELM_VERSION into $BIN_DIR" >&2; exit 1; }
-  echo "Building helm $HELM_VERSION into $BIN_DIR (first run only; a minute or two)..."
-  mkdir -p "$BIN_DIR"
-  GOBIN="$BIN_DIR" GOTOOLCHAIN=local go install -ldflags "$HELM_LDFLAGS" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-  echo "$HELM_VERSION $HELM_LDFLAGS" >"$STAMP"
-fi
+# Rebuilt when the pin or the flags change (install-go-tool.sh stamps both).
+bash scripts/install-go-tool.sh helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" -ldflags "$HELM_LDFLAGS"
 echo "helm: $("$HELM" version --short)"
 
 if [[ ! -d node_modules/kubernetes-models || ! -d node_modules/@kubernetes-models/prometheus-operator || ! -d node_modules/yaml ]]; then

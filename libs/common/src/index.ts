@@ -13,3 +13,4 @@ export * from './paging';
 export * from './reveals-secret';
 export * from './request-bodies';
 export * from './openapi';
+export * from './interval-job';
