@@ -1,6 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -9,6 +7,7 @@ import { client } from './support/http';
 import { CLI_MAIN, runNode, ServerProcess, startServer } from './support/server-process';
 import { TEST_MASTER_KEY } from './support/test-app';
 import { createTestDatabase, E2E_ENGINE, TestDatabase } from './support/test-database';
+import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
  * Webhooks from several real server processes on one MySQL or PostgreSQL database, each running
@@ -19,62 +18,6 @@ import { createTestDatabase, E2E_ENGINE, TestDatabase } from './support/test-dat
 
 const POLL_MS = 1000;
 const ALL_EVENTS = [...PUSH_EVENT_TYPES];
-
-/** One request as the receiver got it: the signature headers and the body exactly as sent. */
-interface Received {
-  id: string;
-  timestamp: string;
-  signature: string;
-  body: string;
-  /** Whether the receiver answered it (200) or held it without an answer. */
-  answered: boolean;
-}
-
-/**
- * A webhook receiver on 127.0.0.1: answers 200 at once (`answering`), or holds every request
- * without an answer (`holding`), as a receiver that hangs does, so the sender's attempt stays in
- * flight.
- */
-class Receiver {
-  readonly received: Received[] = [];
-  mode: 'answering' | 'holding' = 'answering';
-  private readonly held = new Set<ServerResponse>();
-  private server?: Server;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const header = (name: string) => String(request.headers[name] ?? '');
-        const answered = this.mode === 'answering';
-        this.received.push({
-          id: header('webhook-id'),
-          timestamp: header('webhook-timestamp'),
-          signature: header('webhook-signature'),
-          body: Buffer.concat(chunks).toString('utf8'),
-          answered,
-        });
-        if (answered) response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-        else this.held.add(response);
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/pwpush-events`;
-    return this;
-  }
-
-  answeredIds(): string[] {
-    return this.received.filter((r) => r.answered).map((r) => r.id);
-  }
-
-  async stop(): Promise<void> {
-    for (const response of this.held) response.destroy();
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve) ?? resolve(undefined));
-  }
-}
 
 /** Counts of each value, for comparing multisets: `{ "msg_a": 1, "msg_b": 2 }`. */
 function tally(values: string[]): Record<string, number> {
@@ -90,6 +33,10 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+const idOf = (hook: ReceivedWebhook) => String(hook.headers['webhook-id']);
+const idsOf = (hooks: ReceivedWebhook[]) => hooks.map(idOf);
+const answeredIds = (receiver: WebhookReceiver) => idsOf(receiver.received.filter((hook) => hook.answered));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,13 +77,12 @@ async function outboxEvents(database: TestDatabase): Promise<{ id: string; type:
 }
 
 /** Every request is signed as Standard Webhooks says, with this secret, and carries the event whose id it names. */
-function expectSigned(received: Received[], secret: string): void {
+function expectSigned(received: ReceivedWebhook[], secret: string): void {
   const verifier = new Webhook(secret);
-  for (const r of received) {
-    const headers = { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature };
+  for (const hook of received) {
     // Throws (failing the test) on a wrong signature, a stale timestamp or a missing header.
-    expect(() => verifier.verify(r.body, headers)).not.toThrow();
-    expect((JSON.parse(r.body) as { id: string }).id).toBe(r.id);
+    expect(() => verifier.verify(hook.body, hook.headers as Record<string, string>)).not.toThrow();
+    expect((JSON.parse(hook.body) as { id: string }).id).toBe(idOf(hook));
   }
 }
 
@@ -157,7 +103,7 @@ function requireServerEngine(): void {
 describe('webhooks from three replicas on one database', () => {
   let database: TestDatabase;
   let servers: ServerProcess[] = [];
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   let turn = 0;
   const next = () => client(servers[turn++ % servers.length].url);
   const logs = () => servers.map((server) => server.output()).join('\n');
@@ -165,7 +111,7 @@ describe('webhooks from three replicas on one database', () => {
   beforeAll(async () => {
     requireServerEngine();
     database = await createTestDatabase();
-    receiver = await receiverStarted();
+    receiver = await startWebhookReceiver();
     // Five deliveries a round per worker, so the three workers take turns at the queue.
     const env = replicaEnv(database, { PWP__NOTIFICATIONS__BATCH_SIZE: '5' });
     servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
@@ -173,7 +119,7 @@ describe('webhooks from three replicas on one database', () => {
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
-    await receiver?.stop();
+    await receiver?.close();
     await database?.drop();
   });
 
@@ -206,16 +152,16 @@ describe('webhooks from three replicas on one database', () => {
     }
 
     const ids = events.map((event) => event.id);
-    await waitFor('all 85 events at the receiver', () => ids.every((id) => receiver.received.some((r) => r.id === id)));
+    await waitFor('all 85 events at the receiver', () => ids.every((id) => idsOf(receiver.received).includes(id)));
     // Three more rounds of every worker: time for a second delivery of anything to show up.
     await sleep(3 * POLL_MS);
 
-    expect(tally(receiver.received.map((r) => r.id))).toEqual(tally(ids));
+    expect(tally(idsOf(receiver.received))).toEqual(tally(ids));
     expectSigned(receiver.received, secret);
-    for (const r of receiver.received) {
-      const event = events.find((e) => e.id === r.id)!;
-      expect(JSON.parse(r.body)).toMatchObject({ type: event.type, data: { url_token: event.data.url_token } });
-      expect(r.body).not.toMatch(/replicated secret|open sesame/);
+    for (const hook of receiver.received) {
+      const event = events.find((e) => e.id === idOf(hook))!;
+      expect(JSON.parse(hook.body)).toMatchObject({ type: event.type, data: { url_token: event.data.url_token } });
+      expect(hook.body).not.toMatch(/replicated secret|open sesame/);
     }
     // One attempt each: no worker took a delivery another held.
     const deliveries = await database.sql<{ status: string; attempts: number }>('SELECT status, attempts FROM deliveries');
@@ -239,17 +185,17 @@ describe('a worker killed while deliveries are queued and in flight', () => {
   let api: ServerProcess | undefined;
   let worker: ServerProcess | undefined;
   let restarted: ServerProcess | undefined;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     requireServerEngine();
     database = await createTestDatabase();
-    receiver = await receiverStarted();
+    receiver = await startWebhookReceiver();
   });
 
   afterAll(async () => {
     for (const server of [api, worker, restarted]) await server?.stop('SIGKILL');
-    await receiver?.stop();
+    await receiver?.close();
     await database?.drop();
   });
 
@@ -264,9 +210,9 @@ describe('a worker killed while deliveries are queued and in flight', () => {
       Promise.all(Array.from({ length: count }, (_, i) => client(api!.url).createPush({ payload: `queued secret ${from + i}` }, owner)));
 
     await createPushes(12, 0);
-    receiver.mode = 'holding';
+    receiver.hold();
     worker = await startServer(workerEnv);
-    await waitFor('the worker to send its first batch of five', () => receiver.received.length === 5);
+    await waitFor('the worker to send its first batch of five', () => receiver.received.length >= 5);
     await createPushes(4, 12);
 
     // The queue at the kill: five deliveries claimed and in flight (leased: next_attempt_at is the
@@ -279,36 +225,37 @@ describe('a worker killed while deliveries are queued and in flight', () => {
     const inFlight = before.filter((d) => Number(d.next_attempt_at) > now + 60_000);
     const inFlightIds = inFlight.map((d) => (JSON.parse(d.payload) as { id: string }).id);
     expect(inFlight.map((d) => d.attempts)).toEqual([1, 1, 1, 1, 1]);
-    expect(inFlightIds.sort()).toEqual(receiver.received.map((r) => r.id).sort());
+    expect(inFlightIds.sort()).toEqual(idsOf(receiver.received).sort());
     expect(before.filter((d) => Number(d.next_attempt_at) <= now).map((d) => d.attempts)).toEqual([0, 0, 0, 0, 0, 0, 0]);
     const [{ n: undispatched }] = await database.sql<{ n: number }>('SELECT COUNT(*) AS n FROM outbox WHERE dispatched_at IS NULL');
     expect(Number(undispatched)).toBe(4);
 
     await worker.stop('SIGKILL');
-    receiver.mode = 'answering';
+    receiver.answer(200);
     restarted = await startServer(workerEnv);
 
     const events = await outboxEvents(database);
     expect(events).toHaveLength(16);
     const notInFlight = events.map((event) => event.id).filter((id) => !inFlightIds.includes(id));
-    await waitFor('the eleven events the killed worker had not sent', () => notInFlight.every((id) => receiver.answeredIds().includes(id)));
+    await waitFor('the eleven events the killed worker had not sent', () => notInFlight.every((id) => answeredIds(receiver).includes(id)));
     // While their lease runs, the attempts in flight at the kill are left alone: their process
     // might still be sending them.
     await sleep(2 * POLL_MS);
-    expect(receiver.answeredIds().filter((id) => inFlightIds.includes(id))).toEqual([]);
+    expect(answeredIds(receiver).filter((id) => inFlightIds.includes(id))).toEqual([]);
 
-    // The lease lapses two minutes after the claim: moved back in the database instead of waited for.
+    // The lease (LEASE_MS in notification-worker.ts: two minutes, longer than any attempt may take)
+    // lapses: made to lapse now in the database rather than waited for.
     await database.sql(`UPDATE deliveries SET next_attempt_at = ? WHERE id IN (${inFlight.map(() => '?').join(', ')})`, [
       Date.now(),
       ...inFlight.map((d) => d.id),
     ]);
-    await waitFor('the five attempts in flight at the kill, attempted again', () => inFlightIds.every((id) => receiver.answeredIds().includes(id)));
+    await waitFor('the five attempts in flight at the kill, attempted again', () => inFlightIds.every((id) => answeredIds(receiver).includes(id)));
     await sleep(2 * POLL_MS);
 
     // Every event answered exactly once; the only ones received twice are the five in flight at the
     // kill (held unanswered by the receiver, then sent again after the restart): at least once.
-    expect(tally(receiver.answeredIds())).toEqual(tally(events.map((event) => event.id)));
-    const twice = Object.entries(tally(receiver.received.map((r) => r.id))).filter(([, n]) => n > 1).map(([id]) => id);
+    expect(tally(answeredIds(receiver))).toEqual(tally(events.map((event) => event.id)));
+    const twice = Object.entries(tally(idsOf(receiver.received))).filter(([, n]) => n > 1).map(([id]) => id);
     expect(twice.sort()).toEqual([...inFlightIds].sort());
     expect(receiver.received).toHaveLength(16 + 5);
     expectSigned(receiver.received, secret);
@@ -317,7 +264,3 @@ describe('a worker killed while deliveries are queued and in flight', () => {
     expect(restarted.output()).not.toMatch(/"level":50|Notifications round failed/);
   });
 });
-
-function receiverStarted(): Promise<Receiver> {
-  return new Receiver().start();
-}
