@@ -644,7 +644,9 @@ function emailNotificationsEnabled(version: VersionAnswer): boolean {
  * `notify_emails_to` only when email_notifications_enabled says so (L312-325; otherwise it warns
  * "Options ignored" and pushes without it); adapt_text_payload_for_profile puts it after payload
  * and kind (endpoints.py L66-104); then the preview's url is printed. The app sends mail to a
- * Mailpit started here, and the test drains the outbox with the worker's round.
+ * Mailpit started here, and the test drains the outbox with the worker's round. Checked once
+ * against the CLI's own push_cmd (run from its source through a logging proxy to the built
+ * server, its worker on): the same four requests, the same POST body, byte for byte, and the mail.
  */
 describe("the official CLI's push --notify, on an instance with mail", () => {
   const SECRET = 'notify-me: hunter2 correct horse';
@@ -667,7 +669,8 @@ describe("the official CLI's push --notify, on an instance with mail", () => {
 
   it('mails the link to the recipient, never the secret, and the audit log reports it sent', async () => {
     expect(await detectApiProfile(app.baseUrl, token)).toBe('v2');
-    const capabilities = await send('GET', '/api/v2/version', { headers: { Authorization: `Bearer ${token}` } });
+    // requests.get with the Bearer header alone: requests' own User-Agent, not the CLI's.
+    const capabilities = await send('GET', '/api/v2/version', { headers: { 'User-Agent': 'python-requests/2.34.2', Authorization: `Bearer ${token}` } });
     expect(emailNotificationsEnabled(capabilities.body as VersionAnswer)).toBe(true);
 
     const headers = buildAuthHeaders({ token });
