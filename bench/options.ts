@@ -1,8 +1,10 @@
 export const SCENARIOS = ['create', 'retrieve', 'preview', 'mix'] as const;
 /** Read the prefilled owner's data (see bench/prefill.ts): the service only, and only with --prefill. */
 export const PREFILL_SCENARIOS = ['list', 'audit'] as const;
+/** Pushes whose owner has one webhook: each view records its event (the service only; opt-in, see USAGE). */
+export const WEBHOOK_SCENARIO = 'retrieve-webhook';
 /** `version` (no database work) is a diagnostic: the cost of the HTTP stack alone. */
-export const ALL_SCENARIOS = [...SCENARIOS, ...PREFILL_SCENARIOS, 'version'] as const;
+export const ALL_SCENARIOS = [...SCENARIOS, ...PREFILL_SCENARIOS, 'version', WEBHOOK_SCENARIO] as const;
 export type Scenario = (typeof ALL_SCENARIOS)[number];
 /** Not autocannon runs: one large file through the service, a few rounds, beside a plain file copy (see bench/files.ts). */
 export const FILE_SCENARIOS = ['upload', 'download'] as const;
@@ -57,6 +59,10 @@ export const USAGE = `npm run bench -- [options]      (each option can also be s
                         list,audit (need --prefill; the service alone, the floors have no such routes):
                         list: the prefilled owner's active pushes, pages 1 and 200 (two rows);
                         audit: page 40 of the prefilled 2,000-entry audit log;
+                        retrieve-webhook (opt-in; the service alone): retrieve, on pushes whose owner (made
+                        with users:create) has one webhook for every event, to a receiver in the bench
+                        process: each view records its event in the view's transaction; the worker runs
+                        as always and delivers what it can (best run last: it leaves a backlog);
                         upload,download: a large file through the service (needs the service target),
                         timed whole, beside a plain stream copy of the same bytes in the same storage
                                                                        (default create,retrieve,preview,mix,upload,download,
@@ -133,6 +139,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     // As the file scenarios: chosen by default, they give way to a run of the floors alone.
     if (given.has('scenarios')) throw new Error(`--scenarios ${prefillScenarios.join(',')}: only the service has these routes, add it to --targets`);
     scenarios = scenarios.filter((s) => !prefillScenarios.includes(s));
+  }
+  if (scenarios.includes(WEBHOOK_SCENARIO) && !targets.includes('service')) {
+    throw new Error(`--scenarios ${WEBHOOK_SCENARIO}: only the service has webhooks, add it to --targets`);
   }
   let fileScenarios = scenarios.filter((s): s is FileScenario => (FILE_SCENARIOS as readonly string[]).includes(s));
   if (fileScenarios.length > 0 && !targets.includes('service')) {

@@ -4,11 +4,12 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { type BenchDatabases, createDatabases } from './databases';
 import { createApiToken, createSourceFile, type FileResult, measureFiles, type SourceFile } from './files';
-import { type BenchOptions, type Engine, parseOptions, type Target, USAGE } from './options';
+import { type BenchOptions, type Engine, parseOptions, type Target, USAGE, WEBHOOK_SCENARIO } from './options';
 import { freePort, killAll, progress, ProcessMonitor, runCommand, type ServerProcess, startServer } from './processes';
 import { type Fixture, prefill } from './prefill';
 import { formatFileTable, formatPrefill, formatTable, type PrefillSummary, type ResultRow, type ServerSummary } from './report';
-import { type Load, loadsOf, measure, PushPool, serviceOnly } from './scenarios';
+import { type Load, loadsOf, measure, needsPrefill, PushPool, serviceOnly, webhookOwnerPool } from './scenarios';
+import { type BenchReceiver, startBenchReceiver } from './webhook-receiver';
 
 /**
  * npm run bench: the service (the built production server as a child process) and the floor
@@ -58,6 +59,8 @@ function serverEnv(target: Target, databaseUrl: string, port: number, dataDir: s
     // 0 turns a window off.
     PWP__THROTTLING__MINUTE: options.throttling === 'off' ? '0' : RAISED_LIMIT,
     PWP__THROTTLING__SECOND: options.throttling === 'off' ? '0' : RAISED_LIMIT,
+    // The retrieve-webhook scenario's endpoint is the bench's receiver on 127.0.0.1, over http.
+    ...(options.scenarios.includes(WEBHOOK_SCENARIO) ? { PWP__WEBHOOKS__ALLOW_HTTP: 'true', PWP__WEBHOOKS__ALLOWED_HOSTS: '127.0.0.1' } : {}),
     // Only the file scenarios need room for a large file (the defaults are 100 MiB a file, 500 MiB a push).
     ...(options.fileScenarios.length > 0 ? { PWP__FILES__MAX_FILE_SIZE: `${fileLimitMib(options)}MiB`, PWP__FILES__MAX_PUSH_SIZE: `${Math.max(512, fileLimitMib(options))}MiB` } : {}),
   };
@@ -80,6 +83,8 @@ interface RunningServer {
   process: ServerProcess;
   monitor: ProcessMonitor;
   pool: PushPool;
+  /** The service's pushes of an owner with a webhook (retrieve-webhook). */
+  webhookPool?: PushPool;
 }
 
 const cliEnvOf = (dbs: BenchDatabases, target: Target) => ({
@@ -135,9 +140,9 @@ async function measureLoad(
   const row: ResultRow = { engine, scenario, prefilled };
   // The floors have no list or audit routes: their cells stay empty.
   for (const target of options.targets.filter((t) => t === 'service' || !serviceOnly(scenario))) {
-    const { process: server, monitor, pool } = servers.get(target)!;
+    const { process: server, monitor, pool, webhookPool } = servers.get(target)!;
     progress(`${engine} ${scenario} ${target}${prefilled ? ' (prefilled)' : ''}: ${options.warmup} s warm-up, ${options.duration} s measured`);
-    const m = await measure(scenario, server.url, pool, monitor, options, fixture);
+    const m = await measure(scenario, server.url, scenario === WEBHOOK_SCENARIO ? webhookPool! : pool, monitor, options, fixture);
     const died = server.exitStatus();
     if (died) throw new Error(`the ${target} exited (${died}) during the ${scenario} scenario`);
     row[target] = m;
@@ -159,6 +164,7 @@ async function runEngine(
   dist: string,
   profileDir: string | undefined,
   source: SourceFile | undefined,
+  receiver: BenchReceiver | undefined,
 ): Promise<{ rows: ResultRow[]; fileRows: FileResult[]; servers: ServerSummary[]; prefills: PrefillSummary[] }> {
   const dbs = await createDatabases(engine, engine === 'postgres' ? options.pgUrl : options.mysqlUrl);
   const drop = () => dbs.drop();
@@ -196,9 +202,18 @@ async function runEngine(
         servers.set(target, { process: server, monitor: new ProcessMonitor(server.pid), pool: new PushPool(server.url) });
         progress(`${engine}: ${target} listening on ${server.url} (pid ${server.pid})`);
       }
+      const service = servers.get('service');
+      if (receiver && service) {
+        progress(`${engine}: an owner (users:create) with one webhook to ${receiver.url}, for ${WEBHOOK_SCENARIO}`);
+        const apiToken = await createApiToken(cliMain(dist), cliEnvOf(dbs, 'service'), 'bench-webhook-owner@example.com');
+        service.webhookPool = await webhookOwnerPool(service.process.url, apiToken, receiver.url);
+      }
       // The list and audit scenarios read the prefilled owner's data: the filled databases only.
-      const loads = options.scenarios.flatMap(loadsOf).filter((load) => prefilled || !serviceOnly(load));
-      for (const scenario of loads) rows.push(await measureLoad(engine, scenario, prefilled, servers, options, fixture));
+      const loads = options.scenarios.flatMap(loadsOf).filter((load) => prefilled || !needsPrefill(load));
+      for (const scenario of loads) {
+        rows.push(await measureLoad(engine, scenario, prefilled, servers, options, fixture));
+        if (scenario === WEBHOOK_SCENARIO) progress(`  the service's worker has delivered ${receiver!.received()} webhooks to the receiver so far`);
+      }
     }
     const fileRows: FileResult[] = [];
     if (source && options.fileScenarios.length > 0) {
@@ -273,18 +288,22 @@ async function main(): Promise<void> {
     cleanups.push(async () => file.remove());
   }
 
+  const receiver = options.scenarios.includes(WEBHOOK_SCENARIO) ? await startBenchReceiver() : undefined;
+  if (receiver) cleanups.push(() => receiver.close());
+
   const rows: ResultRow[] = [];
   const fileRows: FileResult[] = [];
   const servers: ServerSummary[] = [];
   const prefills: PrefillSummary[] = [];
   for (const engine of options.engines) {
-    const result = await runEngine(engine, options, build.dist, profileDir, source);
+    const result = await runEngine(engine, options, build.dist, profileDir, source, receiver);
     rows.push(...result.rows);
     fileRows.push(...result.fileRows);
     servers.push(...result.servers);
     prefills.push(...result.prefills);
   }
   source?.remove();
+  await receiver?.close();
 
   const cpu = cpus();
   const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`;

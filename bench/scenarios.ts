@@ -15,8 +15,10 @@ export function loadsOf(scenario: Scenario): Load[] {
   return [scenario];
 }
 
-/** Loads that read the prefilled owner's data through routes only the service has. */
-export const serviceOnly = (load: Load): boolean => load.startsWith('list') || load.startsWith('audit');
+/** Loads that read the prefilled owner's data. */
+export const needsPrefill = (load: Load): boolean => load.startsWith('list') || load.startsWith('audit');
+/** Loads through routes or features only the service has. */
+export const serviceOnly = (load: Load): boolean => needsPrefill(load) || load === 'retrieve-webhook';
 
 /** Views each pre-created push allows (the text kind's maximum), so retrievals never run one out. */
 export const VIEWS_PER_PUSH = 100;
@@ -28,6 +30,7 @@ const SEED_PAYLOAD = 'bench seed: correct horse battery staple';
 const SEED_BODY = JSON.stringify({ push: { payload: SEED_PAYLOAD, expire_after_views: VIEWS_PER_PUSH } });
 const CREATE_BODY = JSON.stringify({ push: { payload: 'correct horse battery staple' } });
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const PUSH_EVENTS = ['push.created', 'push.viewed', 'push.expired', 'push.passphrase_failed', 'push.file_downloaded'];
 
 /**
  * Pushes pre-created on one server. Retrievals are dealt round-robin across them and each push is
@@ -44,7 +47,11 @@ export class PushPool {
   /** Retrievals that found the pool empty (they go to an unknown token and fail loudly as 404s). */
   exhausted = 0;
 
-  constructor(private readonly baseUrl: string) {}
+  /** `headers` seed the pushes as an owner (a Bearer token); without, anonymously. */
+  constructor(
+    private readonly baseUrl: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   get size(): number {
     return this.all.length;
@@ -87,7 +94,7 @@ export class PushPool {
     const worker = async () => {
       while (started < count) {
         started++;
-        const response = await fetch(`${this.baseUrl}/api/v2/pushes`, { method: 'POST', headers: JSON_HEADERS, body: SEED_BODY });
+        const response = await fetch(`${this.baseUrl}/api/v2/pushes`, { method: 'POST', headers: { ...JSON_HEADERS, ...this.headers }, body: SEED_BODY });
         const body = (await response.json()) as { url_token?: string };
         if (response.status !== 201 || typeof body.url_token !== 'string') throw new Error(`seeding a push failed with ${response.status}`);
         this.active.push({ token: body.url_token, dispatched: 0 });
@@ -97,6 +104,22 @@ export class PushPool {
     };
     await Promise.all(Array.from({ length: 16 }, worker));
   }
+}
+
+/**
+ * The retrieve-webhook scenario's pool: pushes seeded as the owner whose token this is, after
+ * registering one webhook for every event to `receiverUrl`, so that each view of them records a
+ * `push.viewed` event (and the last one `push.expired`) in the view's transaction.
+ */
+export async function webhookOwnerPool(baseUrl: string, apiToken: string, receiverUrl: string): Promise<PushPool> {
+  const owner = { authorization: `Bearer ${apiToken}` };
+  const response = await fetch(`${baseUrl}/api/v2/webhooks`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, ...owner },
+    body: JSON.stringify({ url: receiverUrl, events: PUSH_EVENTS, description: 'bench' }),
+  });
+  if (response.status !== 201) throw new Error(`registering the bench webhook failed with ${response.status}: ${await response.text()}`);
+  return new PushPool(baseUrl, owner);
 }
 
 export interface Measurement {
@@ -194,6 +217,8 @@ function requestsFor(scenario: Load, pool: PushPool, check: BodyCheck, fixture: 
     case 'create':
       return [create];
     case 'retrieve':
+    case 'retrieve-webhook':
+      // The same requests; retrieve-webhook's pool holds pushes of an owner with a webhook.
       return [retrieve];
     case 'preview':
       return [preview];
@@ -203,7 +228,7 @@ function requestsFor(scenario: Load, pool: PushPool, check: BodyCheck, fixture: 
 }
 
 /** Share of a scenario's requests that consume a view. */
-const RETRIEVAL_SHARE: Record<Load, number> = { create: 0, retrieve: 1, preview: 0, mix: 0.5, version: 0, 'list p1': 0, 'list p200': 0, 'audit p40': 0 };
+const RETRIEVAL_SHARE: Record<Load, number> = { create: 0, retrieve: 1, 'retrieve-webhook': 1, preview: 0, mix: 0.5, version: 0, 'list p1': 0, 'list p200': 0, 'audit p40': 0 };
 
 function fire(url: string, connections: number, duration: number, requests: autocannon.RequestSpec[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {

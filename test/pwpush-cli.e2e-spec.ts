@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NotificationWorker } from '@app/notifications';
 import { rawRequest, type RawAnswer } from './support/http';
+import { type Mailpit, MAILPIT_SENDER, startMailpit } from './support/mailpit';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -619,5 +621,97 @@ describe('the official CLI over its rate limit', () => {
     expect(statuses).toEqual([201, 201, 201, 429]);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await last!.json()).toEqual({ error: 'Rate limit exceeded. Try again later.' });
+  });
+});
+
+interface VersionAnswer {
+  api_version?: string;
+  features?: { pushes?: { email_auto_dispatch?: unknown } };
+}
+
+/** capabilities.py's email_notifications_enabled: api_version 2.1 or later and a truthy features.pushes.email_auto_dispatch. */
+function emailNotificationsEnabled(version: VersionAnswer): boolean {
+  const [major = 0, minor = 0] = (version.api_version ?? '').split('.').map(Number);
+  if (!(major > 2 || (major === 2 && minor >= 1))) return false;
+  return Boolean(version.features?.pushes?.email_auto_dispatch);
+}
+
+/**
+ * `pwpush push --secret <secret> --notify a@example.com` with a token configured
+ * (`pwpush config set token ...`, no email), pwpush-cli @ ea820ab (0.16.6), push.py's push_cmd:
+ * `--notify` needs the token (L303-310), then detect_api_capabilities asks the version endpoint
+ * (capabilities.py L54-99: GET /api/v2/version, the Bearer header alone) and push_cmd sends
+ * `notify_emails_to` only when email_notifications_enabled says so (L312-325; otherwise it warns
+ * "Options ignored" and pushes without it); adapt_text_payload_for_profile puts it after payload
+ * and kind (endpoints.py L66-104); then the preview's url is printed. The app sends mail to a
+ * Mailpit started here, and the test drains the outbox with the worker's round. Checked once
+ * against the CLI's own push_cmd (run from its source through a logging proxy to the built
+ * server, its worker on): the same four requests, the same POST body, byte for byte, and the mail.
+ */
+describe("the official CLI's push --notify, on an instance with mail", () => {
+  const SECRET = 'notify-me: hunter2 correct horse';
+  const RECIPIENT = 'a@example.com';
+  let mailpit: Mailpit;
+  let app: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    mailpit = await startMailpit();
+    app = await startTestApp(mailpit.env);
+    token = await app.createUser(EMAIL);
+  });
+  afterAll(async () => {
+    await app?.close({ drop: true });
+    await mailpit?.stop();
+  });
+
+  const send = (method: string, path: string, options: CliRequestOptions = {}) => cliRequest(app.baseUrl, method, path, options);
+
+  it('mails the link to the recipient, never the secret, and the audit log reports it sent', async () => {
+    expect(await detectApiProfile(app.baseUrl, token)).toBe('v2');
+    // requests.get with the Bearer header alone: requests' own User-Agent, not the CLI's.
+    const capabilities = await send('GET', '/api/v2/version', { headers: { 'User-Agent': 'python-requests/2.34.2', Authorization: `Bearer ${token}` } });
+    expect(emailNotificationsEnabled(capabilities.body as VersionAnswer)).toBe(true);
+
+    const headers = buildAuthHeaders({ token });
+    const create = await send('POST', '/api/v2/pushes', { json: { push: { payload: SECRET, kind: 'text', notify_emails_to: RECIPIENT } }, headers });
+    expect(create.status).toBe(201);
+    expect(create.body).toMatchObject({ notify_emails_to: RECIPIENT });
+    const preview = await send('GET', `/api/v2/pushes/${create.body.url_token}/preview`, { headers });
+    expect(preview.status).toBe(200);
+    const printedUrl = preview.body.url as string;
+    expect(printedUrl).toBe(create.body.html_url);
+    expect(printedUrl.startsWith(`${app.baseUrl}/p/${create.body.url_token}`)).toBe(true);
+
+    // Nothing leaves in the request: the worker sends it.
+    expect(await mailpit.messages()).toEqual([]);
+    await app.service(NotificationWorker).round();
+    const [summary] = await mailpit.waitForMessages(1);
+    const mail = await mailpit.message(summary.ID);
+    expect(mail).toMatchObject({ Subject: 'You have received a secret', To: [{ Address: RECIPIENT }] });
+    expect(mail.From.Address).toBe(/<(.+)>/.exec(MAILPIT_SENDER)![1]);
+    expect(mail.Text).toContain(`${EMAIL} has sent you a secret.`);
+    expect(mail.Text).toContain(printedUrl);
+    expect(mail.HTML).toContain(`href="${printedUrl}"`);
+    expect(JSON.stringify(mail)).not.toContain('hunter2');
+    expect(await mailpit.messages()).toHaveLength(1);
+
+    const audit = await send('GET', `/api/v2/pushes/${create.body.url_token}/audit`, { headers });
+    const sent = (audit.body.logs as { kind: string; notify_by_email?: Record<string, unknown> }[]).find((entry) => entry.kind === 'creation_email_send');
+    expect(sent?.notify_by_email).toMatchObject({ recipients: RECIPIENT, status: 'completed', successful_sends: RECIPIENT });
+    // The secret is still there for its recipient: the mail used no view, this retrieval the first.
+    const retrieved = await send('GET', `/api/v2/pushes/${create.body.url_token}`);
+    expect(retrieved.body).toMatchObject({ payload: SECRET, views_remaining: create.body.expire_after_views - 1 });
+  });
+
+  it('on an instance without mail, tells the CLI so: it warns and pushes without notify_emails_to', async () => {
+    const withoutMail = await startTestApp();
+    try {
+      const capabilities = await cliRequest(withoutMail.baseUrl, 'GET', '/api/v2/version', { headers: { Authorization: `Bearer ${await withoutMail.createUser(EMAIL)}` } });
+      expect(capabilities.body.features.pushes.email_auto_dispatch).toBe(false);
+      expect(emailNotificationsEnabled(capabilities.body as VersionAnswer)).toBe(false);
+    } finally {
+      await withoutMail.close({ drop: true });
+    }
   });
 });
