@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ForbiddenError, logUnexpected, MethodNotAllowedError, NotFoundError, TooManyRequestsError } from '@app/common';
+import { BadRequestError, ForbiddenError, logUnexpected, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthenticatedError, ValidationFailedError } from '@app/common';
 import { PageResponder, type PageResult } from './page-responder';
 
 /**
@@ -25,6 +25,10 @@ export class PageExceptionFilter implements ExceptionFilter {
     if (exception instanceof NotFoundError) return GONE;
     if (exception instanceof MethodNotAllowedError) return message(405, 'Method not allowed', 'Open this link in a browser to see the secret.');
     if (exception instanceof ForbiddenError) return message(403, 'Not allowed', exception.message);
+    if (exception instanceof UnauthenticatedError) return { ...message(401, 'Sign in first', exception.message), data: { message: exception.message, link: SIGN_IN_LINK } };
+    if (exception instanceof BadRequestError) return message(400, 'Bad request', exception.message);
+    if (exception instanceof PayloadTooLargeError) return message(413, 'Too large', exception.message);
+    if (exception instanceof ValidationFailedError) return message(422, 'Not accepted', exception.message);
     if (exception instanceof TooManyRequestsError) {
       return message(429, 'Too many attempts', `${exception.message.replace(/ Try again later\.$/, '')} Try again in ${exception.retryAfterSeconds} seconds.`);
     }
@@ -36,6 +40,8 @@ export class PageExceptionFilter implements ExceptionFilter {
     return message(500, 'Something went wrong', 'Something went wrong on our side. Try again in a moment.');
   }
 }
+
+const SIGN_IN_LINK = { href: '/users/sign_in', text: 'Sign in' };
 
 /** The same page, whether the push never existed, expired or was deleted. */
 export const GONE: PageResult = {

@@ -77,7 +77,8 @@ async function secretModel(pushed: RetrievedPushResponse, now: number): Promise<
   };
 }
 
-function remaining(push: PushResponse, now: number): Record<string, unknown> {
+/** How many views and how long a push has left, in words (also the owner pages'). */
+export function remaining(push: PushResponse, now: number): Record<string, unknown> {
   return {
     views: push.views_remaining,
     viewsText: push.views_remaining === 1 ? '1 more view' : `${push.views_remaining} more views`,
@@ -93,7 +94,7 @@ function timeLeft(push: PushResponse, now: number): string {
   return describeLifetime(left >= HOUR_MS ? Math.floor(left / HOUR_MS) * HOUR_MS : Math.max(Math.ceil(left / MINUTE_MS), 1) * MINUTE_MS);
 }
 
-function formatSize(bytes: number): string {
+export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   const [value, unit] = bytes < 1024 ** 2 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
   return `${value.toFixed(1)} ${unit}`;
