@@ -5,7 +5,7 @@ import type { BrandSettings } from '@app/config';
 /**
  * Headers of every page: a CSP that allows only this app's stylesheet, images it renders (the QR
  * code, as a data: URL or inline SVG) or the operator's logo names (its origin, when the logo is
- * elsewhere), and the one script carrying this response's nonce, and no framing; no caching
+ * elsewhere), and the one script carrying this response's nonce (which may post an upload to this host, for its progress), and no framing; no caching
  * anywhere (pages show secrets and tokens). X-Robots-Tag and Referrer-Policy: no-referrer (the URL
  * holds the token) come from the app-wide policies.
  *
@@ -19,7 +19,7 @@ export function pagePolicies(brand: BrandSettings): (request: Request, response:
     response.locals.nonce = nonce;
     response.setHeader(
       'Content-Security-Policy',
-      `default-src 'none'; style-src 'self'; img-src ${imageSources}; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; style-src 'self'; img-src ${imageSources}; script-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'`,
     );
     response.setHeader('Cache-Control', 'no-store');
     next();
