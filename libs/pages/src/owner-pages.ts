@@ -7,7 +7,6 @@ import { type ClientInfo, Clock, createValidationPipe, type FieldErrors, Forbidd
 import { formatBytes, InjectSettings, PUSH_KINDS, type PushKind, type Settings } from '@app/config';
 import type { UploadBatch } from '@app/files';
 import { CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
-import { GONE } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
 import { text, type TextKey } from './page-text';
@@ -236,7 +235,7 @@ function dashboardRow(push: OwnedPushResponse) {
     token: push.url_token,
     name: push.name === '' ? undefined : push.name,
     label: push.name === '' ? text('dashboard.unnamed') : push.name,
-    kind: kindLabel(push.kind as PushKind),
+    kind: kindLabel(push.kind),
     views: push.views_remaining,
     days: push.days_remaining,
     created: push.created_at,
