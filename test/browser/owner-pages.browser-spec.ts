@@ -31,6 +31,7 @@ describe('owner pages in a browser', () => {
       PWP__BRAND__TAGLINE: 'Share once',
       PWP__BRAND__DISCLAIMER: 'For Acme staff only.',
       PWP__BRAND__LIGHT_LOGO: '/assets/logo.svg',
+      PWP__FILES__MAX_FILE_UPLOADS: '3',
     });
     ownerToken = (await app.service(UsersService).create(OWNER.email, OWNER.password)).api_token;
     await app.service(UsersService).create(OTHER.email, OTHER.password);
@@ -49,8 +50,8 @@ describe('owner pages in a browser', () => {
     expect(errors).toEqual([]);
   });
 
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 } });
+  async function newPage(javaScriptEnabled = true): Promise<Page> {
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 }, javaScriptEnabled });
     contexts.push(context);
     const page = await context.newPage();
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
@@ -136,8 +137,22 @@ describe('owner pages in a browser', () => {
     const files = [0, 1, 2].map((n) => ({ name: `file-${n}.bin`, mimeType: 'application/octet-stream', buffer: randomBytes(50_000 + n * 70_000) }));
     await owner.goto(`${app.baseUrl}/p/new?kind=file`);
     await check(owner, 'owner-form-files', 'push-form');
-    await owner.getByLabel('Files', { exact: true }).setInputFiles(files);
     await owner.getByLabel('Message (optional)').fill('three files');
+    // Over the limit (3 here): the script says so beside the field before sending anything.
+    await owner.getByLabel('Files', { exact: true }).setInputFiles([...files, files[0]].map((file, n) => ({ ...file, name: `extra-${n}.bin` })));
+    await owner.getByRole('button', { name: 'Push it' }).click();
+    await expect(owner.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 per push.');
+    await expect(owner.getByLabel('Message (optional)').inputValue()).resolves.toBe('three files');
+    // A refusal of the server's (here days out of range, past the browser's own check) takes the form's place.
+    await owner.getByLabel('Files', { exact: true }).setInputFiles(files);
+    await owner.evaluate(() => ((globalThis as unknown as { document: { querySelector(s: string): { noValidate: boolean } } }).document.querySelector('form.push').noValidate = true));
+    await owner.getByLabel('Days', { exact: true }).fill('0');
+    await owner.getByRole('button', { name: 'Push it' }).click();
+    await expect(owner.locator('#days-error').textContent()).resolves.toBe('Expire after days must be between 1 and 90.');
+    await expect(owner.getByLabel('Message (optional)').inputValue()).resolves.toBe('three files');
+    expect(owner.url()).toBe(`${app.baseUrl}/p/new?kind=file`);
+    await owner.getByLabel('Days', { exact: true }).fill('3');
+    await owner.getByLabel('Files', { exact: true }).setInputFiles(files);
     // Sent by the page's script, which reports progress and follows the answer to the preview.
     await owner.getByRole('button', { name: 'Push it' }).click();
     await owner.waitForURL(/\/preview$/);
@@ -174,6 +189,24 @@ describe('owner pages in a browser', () => {
     await page.getByRole('button', { name: 'Push it' }).click();
     await expect(page.locator('#payload-error').textContent()).resolves.toBe('Payload must be an absolute http or https URL.');
     await expect(page.getByLabel('URL', { exact: true }).inputValue()).resolves.toBe('ftp://files.example.com/secret');
+  });
+
+  it('works without JavaScript, where the server refuses an upload over the limit beside its field', async () => {
+    const page = await newPage(false);
+    await signIn(page, OWNER);
+    await page.goto(`${app.baseUrl}/`);
+    await page.getByLabel('Secret', { exact: true }).fill('no script needed');
+    await page.getByRole('button', { name: 'Push it' }).click();
+    const link = await page.getByLabel('Secret link', { exact: true }).inputValue();
+    await expect(page.locator('figure.qr svg').count()).resolves.toBe(1);
+    await expect((await reveal(link)).getByLabel('Secret', { exact: true }).inputValue()).resolves.toBe('no script needed');
+
+    await page.goto(`${app.baseUrl}/p/new?kind=file`);
+    const file = { mimeType: 'text/plain', buffer: Buffer.from('x') };
+    await page.getByLabel('Files', { exact: true }).setInputFiles([1, 2, 3, 4].map((n) => ({ ...file, name: `f${n}.txt` })));
+    await page.getByRole('button', { name: 'Push it' }).click();
+    await expect(page.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 per push.');
+    await expect(page.locator('nav.tabs [aria-current="page"]').textContent()).resolves.toBe('Files');
   });
 
   it('pages the dashboard past 50, shows the audit log, and expires a push from the dashboard', async () => {

@@ -72,7 +72,8 @@ export class OwnerPages {
     const push = (formBody(request.body).push ?? {}) as Record<string, unknown>;
     const values = Object.fromEntries(KEPT_FIELDS.map((field) => [field, typeof push[field] === 'string' ? push[field] : undefined]));
     const checks = Object.fromEntries(CHECKBOXES.map((field) => [field, push[field] === undefined ? undefined : push[field] === 'true']));
-    return this.formPage(user, this.kindOf(push.kind), { values, checks, ...refusal });
+    // A multipart body refused while its files arrived was not read to its end: the form's address names its kind.
+    return this.formPage(user, this.kindOf(push.kind ?? request.query.kind), { values, checks, ...refusal });
   }
 
   /** GET /p/:token/preview: the link, its QR code and how long it lasts; public, as the reference's; consumes nothing. */
@@ -196,6 +197,7 @@ export class OwnerPages {
         filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: formatBytes(files.maxFileBytes), pushSize: formatBytes(files.maxPushBytes) }),
         maxFiles: files.maxUploads,
         maxFileBytes: files.maxFileBytes,
+        maxFileSize: formatBytes(files.maxFileBytes),
         days: { ...settings.expireAfterDays, value: refusal?.values.expire_after_days ?? settings.expireAfterDays.default },
         views: { ...settings.expireAfterViews, value: refusal?.values.expire_after_views ?? settings.expireAfterViews.default },
         retrievalStep: settings.retrievalStep.enabled ? { checked: checked('retrieval_step', settings.retrievalStep) } : undefined,

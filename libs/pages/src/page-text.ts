@@ -39,6 +39,9 @@ export const EN = {
   'form.noteHint': 'Only you see it; stored encrypted.',
   'form.submit': 'Push it',
   'form.uploading': 'Uploading: {percent} %',
+  'form.uploadFailed': 'The upload failed. Check your connection and try again.',
+  'form.tooManyFiles': 'Too many files: at most {count} per push.',
+  'form.fileTooLarge': 'A file is over the {size} limit.',
   'form.errors': 'The push was not created. Correct the fields marked below.',
   'form.kindDisabled': 'This kind of push is disabled on this instance.',
 
