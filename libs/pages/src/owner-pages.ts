@@ -78,8 +78,8 @@ export class OwnerPages {
 
   /** GET /p/:token/preview: the link, its QR code and how long it lasts; public, as the reference's; consumes nothing. */
   async preview(urlToken: string, client: ClientInfo, user: AuthenticatedUser | undefined): Promise<PageResult> {
-    const { url } = await this.pushes.preview(urlToken, client);
     const push = await this.pushes.peek(urlToken, client);
+    const url = push.html_url;
     const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
     const words = remaining(push, this.clock.now());
     return {
@@ -108,7 +108,6 @@ export class OwnerPages {
         expired,
         pushes: items.map((push) => dashboardRow(push)),
         page,
-        pageSize: PAGE_SIZE,
         previous: page > 1 ? href(page - 1) : undefined,
         next: next === null ? undefined : href(page + 1),
       },
