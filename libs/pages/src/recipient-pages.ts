@@ -4,8 +4,8 @@ import { ClientInfo, Clock, DAY_MS, HOUR_MS, isWebUrl, MINUTE_MS, PassphraseRequ
 import { describeLifetime, PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
 import { GONE, message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
+import { text } from './page-text';
 
-const WRONG_PASSPHRASE = 'That passphrase is incorrect.';
 
 /**
  * The recipient's pages behind html_url. A GET never consumes a view unless the sender chose no
@@ -34,13 +34,13 @@ export class RecipientPages {
     try {
       pushed = await this.pushes.retrieve(urlToken, passphrase, client);
     } catch (error) {
-      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), this.clock.now(), WRONG_PASSPHRASE);
+      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), this.clock.now(), text('recipient.wrongPassphrase'));
       throw error;
     }
     if (pushed.expired) return GONE;
     // Only http(s) URLs are ever accepted at creation; checked again before sending anyone there.
     if (pushed.kind === 'url') return pushed.payload !== null && isWebUrl(pushed.payload) ? { redirect: pushed.payload, status: 303 } : GONE;
-    return { view: 'secret', title: 'Your secret', data: await secretModel(pushed, this.clock.now()) };
+    return { view: 'secret', title: text('recipient.secretTitle'), data: await secretModel(pushed, this.clock.now()) };
   }
 
   /** "Delete now" of a viewer-deletable push. */
@@ -48,17 +48,17 @@ export class RecipientPages {
     try {
       await this.pushes.destroy(urlToken, passphrase, client);
     } catch (error) {
-      if (error instanceof PassphraseRequiredError) return message(401, 'Not deleted', `${WRONG_PASSPHRASE} The secret was not deleted.`);
+      if (error instanceof PassphraseRequiredError) return message(401, text('recipient.notDeletedTitle'), text('recipient.notDeleted'));
       throw error;
     }
-    return { view: 'deleted', title: 'Secret deleted' };
+    return { view: 'deleted', title: text('recipient.deletedTitle') };
   }
 }
 
 function revealForm(push: PushResponse, now: number, error?: string): PageResult {
   return {
     view: 'reveal',
-    title: push.passphrase_protected ? 'Passphrase required' : 'You have been sent a secret',
+    title: text(push.passphrase_protected ? 'recipient.passphraseTitle' : 'recipient.sent'),
     status: error ? 401 : 200,
     data: { token: push.url_token, passphrase: push.passphrase_protected, error, ...remaining(push, now) },
   };
