@@ -248,7 +248,7 @@ const cases: Case[] = [
   ['DELETE a token with ..%2F', call('DELETE', `${PUSHES}/..%2F..%2Fversion`), 404, undefined, 'not-found'],
   ['GET an unknown route', call('GET', '/api/v2/nope'), 404, undefined, 'not-found'],
   ['GET an unknown API version', call('GET', '/api/v3/pushes'), 404, undefined, 'not-found'],
-  ['GET the site root', call('GET', '/'), 404, undefined, 'not-found'],
+  ['GET an unknown top-level path', call('GET', '/nope'), 404, undefined, 'not-found'],
   ['PUT /api/v2/pushes/:token', call('PUT', `${PUSHES}/abc`), 404, undefined, 'not-found'],
   ['PATCH /api/v2/pushes/:token', call('PATCH', `${PUSHES}/abc`), 404, undefined, 'not-found'],
   ['PUT /api/v2/pushes', call('PUT', PUSHES), 404, undefined, 'not-found'],

@@ -5,6 +5,7 @@ import { MailSettings, readMailSettings } from './mail-settings';
 import { NotificationSettings, readNotificationSettings } from './notification-settings';
 import { readWebhookSettings, WebhookSettings } from './webhook-settings';
 import { readOidcSettings, SignInSettings } from './oidc-settings';
+import { BrandSettings, readBrandSettings } from './brand-settings';
 
 /** The four kinds of push, in the order the reference lists them. */
 export const PUSH_KINDS = ['text', 'file', 'url', 'qr'] as const;
@@ -30,6 +31,7 @@ export { type Env, type Range, SettingsError, formatBytes } from './env-reader';
 export { type MailSettings, type SmtpAuthentication, type SmtpSettings, type SmtpTls, SMTP_AUTHENTICATIONS } from './mail-settings';
 export type { WebhookSettings } from './webhook-settings';
 export type { NotificationSettings } from './notification-settings';
+export { type BrandSettings, DEFAULT_BRAND_TITLE } from './brand-settings';
 export type { OidcClientAuth, OidcSettings, PrivateKeyJwtAlgorithm, SignInSettings } from './oidc-settings';
 
 /** Where file attachments are kept: a directory (one replica), or an S3-compatible bucket (any number). */
@@ -121,6 +123,8 @@ export interface Settings {
   notifications: NotificationSettings;
   /** How people sign in on the pages: password, single sign-on (OpenID Connect), or both. */
   signIn: SignInSettings;
+  /** The instance's title, tagline, disclaimer, footer menu and logos on every page. */
+  brand: BrandSettings;
 }
 
 const MASTER_KEY_REQUIRED =
@@ -188,6 +192,7 @@ export function loadSettings(env: Env): Settings {
     webhooks: readWebhookSettings(read),
     notifications: readNotificationSettings(read),
     signIn: readOidcSettings(read),
+    brand: readBrandSettings(read),
   };
   // Checked here, before anything starts, so the operator gets one clear line.
   if (settings.production && !settings.masterKey) throw new SettingsError(MASTER_KEY_REQUIRED);

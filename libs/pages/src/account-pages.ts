@@ -6,6 +6,7 @@ import { InjectSettings, type Settings } from '@app/config';
 import { SignInAttempts } from '@app/rate-limit';
 import type { PageResult } from './page-responder';
 import { formField, PageSession } from './page-session';
+import { text } from './page-text';
 import { refusal } from './sign-in-refusals';
 
 const SIGN_IN_PATH = '/users/sign_in';
@@ -15,7 +16,7 @@ const TOKENS: PageResult = { redirect: '/users/token', status: 303 };
 const field = (request: Request, name: string): string => formField(request, name) ?? '';
 
 /** The choices of the token form's expiry, in days; "never" is the default. */
-const LIFETIME_CHOICES = TOKEN_LIFETIMES_DAYS.map((days) => ({ days, label: `${days} days` }));
+const LIFETIME_CHOICES = TOKEN_LIFETIMES_DAYS.map((days) => ({ days }));
 
 /**
  * Sign-in (email and password, and the single sign-on button; who the person is is
@@ -44,12 +45,12 @@ export class AccountPages {
     const email = field(request, 'email').trim().toLowerCase();
     const address = clientInfoOf(request).ip;
     const blockedFor = await this.attempts.blockedFor(email, address);
-    if (blockedFor > 0) throw new TooManyRequestsError('Too many failed sign-in attempts.', blockedFor);
+    if (blockedFor > 0) throw new TooManyRequestsError(text('account.tooManyAttempts'), blockedFor);
     const outcome = await this.signIns.withPassword(email, field(request, 'password'));
     if ('refused' in outcome) {
       if (outcome.refused !== 'wrong-password') return refusal(outcome.refused);
       await this.attempts.recordFailure(email, address);
-      return this.signInPage(401, 'Incorrect email or password.', email);
+      return this.signInPage(401, text('account.wrongPassword'), email);
     }
     await this.session.signIn(request, response, outcome.user);
     return TOKENS;
@@ -84,7 +85,7 @@ export class AccountPages {
 
   async revoke(request: Request): Promise<PageResult> {
     return this.change(request, async (user, name) =>
-      (await this.users.revokeToken(user, name)) ? { notice: `The token “${name}” is revoked.` } : { error: `There is no token named “${name}”.`, status: 404 },
+      (await this.users.revokeToken(user, name)) ? { notice: text('account.revoked', { name }) } : { error: text('account.noSuchToken', { name }), status: 404 },
     );
   }
 
@@ -98,7 +99,7 @@ export class AccountPages {
   private async tokensPage(user: AuthenticatedUser, outcome: TokenOutcome = {}): Promise<PageResult> {
     return {
       view: 'tokens',
-      title: 'API tokens',
+      title: text('account.tokensTitle'),
       status: outcome.status,
       data: {
         email: user.email,
@@ -114,7 +115,7 @@ export class AccountPages {
   /** The sign-in page: the password form unless it is off, and the single sign-on button, or why it cannot be used now. */
   private async signInPage(status = 200, error?: string, email = ''): Promise<PageResult> {
     const sso = this.oidc.enabled ? { label: this.oidc.buttonLabel, available: await this.oidc.available() } : undefined;
-    return { view: 'sign-in', title: 'Sign in', status, data: { error, email, sso, password: this.signIns.passwordSignIn } };
+    return { view: 'sign-in', title: text('account.signInTitle'), status, data: { error, email, sso, password: this.signIns.passwordSignIn } };
   }
 }
 

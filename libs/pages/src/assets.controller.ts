@@ -7,13 +7,13 @@ import { PAGES_ROOT } from './page-renderer';
 
 const asset = (name: string): string => readFileSync(join(PAGES_ROOT, 'public', name), 'utf8');
 
-/** The pages' stylesheet and their one script, read once; they hold nothing secret. */
+/** The pages' stylesheet and their one script (copy buttons, upload progress), read once; they hold nothing secret. */
 @Controller('assets')
 @Public()
 @SkipThrottle()
 export class AssetsController {
   private readonly css = asset('pages.css');
-  private readonly script = asset('copy.js');
+  private readonly source = asset('pages.js');
 
   @Get('pages.css')
   @Header('Content-Type', 'text/css; charset=utf-8')
@@ -22,10 +22,10 @@ export class AssetsController {
     return this.css;
   }
 
-  @Get('copy.js')
+  @Get('pages.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', 'public, max-age=3600')
-  copyScript(): string {
-    return this.script;
+  script(): string {
+    return this.source;
   }
 }

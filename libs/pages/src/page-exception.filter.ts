@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ForbiddenError, logUnexpected, MethodNotAllowedError, NotFoundError, TooManyRequestsError } from '@app/common';
+import { BadRequestError, ForbiddenError, logUnexpected, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthenticatedError, ValidationFailedError } from '@app/common';
 import { PageResponder, type PageResult } from './page-responder';
+import { text } from './page-text';
 
 /**
  * Failures of the page routes as pages, not JSON. Unknown and expired pushes share one neutral
@@ -23,24 +24,31 @@ export class PageExceptionFilter implements ExceptionFilter {
 
   private pageFor(exception: unknown, requestId: unknown): PageResult {
     if (exception instanceof NotFoundError) return GONE;
-    if (exception instanceof MethodNotAllowedError) return message(405, 'Method not allowed', 'Open this link in a browser to see the secret.');
-    if (exception instanceof ForbiddenError) return message(403, 'Not allowed', exception.message);
+    if (exception instanceof MethodNotAllowedError) return message(405, text('error.methodNotAllowed'), text('error.openInBrowser'));
+    if (exception instanceof ForbiddenError) return message(403, text('error.notAllowed'), exception.message);
+    if (exception instanceof UnauthenticatedError) return { ...message(401, text('error.signInFirst'), exception.message), data: { message: exception.message, link: SIGN_IN_LINK } };
+    if (exception instanceof BadRequestError) return message(400, text('error.badRequest'), exception.message);
+    if (exception instanceof PayloadTooLargeError) return message(413, text('error.tooLarge'), exception.message);
+    if (exception instanceof ValidationFailedError) return message(422, text('error.notAccepted'), exception.message);
     if (exception instanceof TooManyRequestsError) {
-      return message(429, 'Too many attempts', `${exception.message.replace(/ Try again later\.$/, '')} Try again in ${exception.retryAfterSeconds} seconds.`);
+      const reason = exception.message.replace(/ Try again later\.$/, '');
+      return message(429, text('error.tooManyAttempts'), text('error.tryAgainIn', { reason, seconds: exception.retryAfterSeconds }));
     }
     if (exception instanceof HttpException && exception.getStatus() === 404) return GONE;
-    if (exception instanceof HttpException && exception.getStatus() === 429) return message(429, 'Too many requests', 'Too many requests from your address. Wait a minute and try again.');
+    if (exception instanceof HttpException && exception.getStatus() === 429) return message(429, text('error.tooManyRequests'), text('error.tooManyRequestsText'));
     if (logUnexpected(this.logger, exception, requestId) === 'unavailable') {
-      return message(503, 'Unavailable', 'The service cannot reach its database right now. Try again in a moment.');
+      return message(503, text('error.unavailable'), text('error.unavailableText'));
     }
-    return message(500, 'Something went wrong', 'Something went wrong on our side. Try again in a moment.');
+    return message(500, text('error.unexpected'), text('error.unexpectedText'));
   }
 }
+
+const SIGN_IN_LINK = { href: '/users/sign_in', text: text('account.signIn') };
 
 /** The same page, whether the push never existed, expired or was deleted. */
 export const GONE: PageResult = {
   view: 'gone',
-  title: 'Secret not available',
+  title: text('recipient.gone'),
   status: 404,
 };
 

@@ -2,11 +2,25 @@ import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { type BrandSettings, InjectSettings, type Settings } from '@app/config';
+import { EN, text, type TextKey } from './page-text';
 
 /** The library's own folder: views/ and public/ sit beside src/ (and beside its build in dist/). */
 export const PAGES_ROOT = join(__dirname, '..');
 
-export type View = 'reveal' | 'secret' | 'gone' | 'deleted' | 'message' | 'sign-in' | 'tokens';
+export type View =
+  | 'reveal'
+  | 'secret'
+  | 'gone'
+  | 'deleted'
+  | 'message'
+  | 'sign-in'
+  | 'tokens'
+  | 'push-form'
+  | 'preview'
+  | 'dashboard'
+  | 'audit'
+  | 'expire';
 
 /** What every page gets besides its own data. */
 export interface PageContext {
@@ -18,24 +32,37 @@ export interface PageContext {
 
 /**
  * Server-side rendering with Handlebars: each view is compiled once at start-up and rendered
- * into the layout. `{{...}}` escapes HTML, so data (a secret, a filename) is always text.
+ * into the layout, with the shared parts (views/partials/) as partials and the instance's brand
+ * on every page. `{{...}}` escapes HTML, so data (a secret, a filename) is always text;
+ * `{{t "key" name=value}}` is the owner pages' text (page-text.ts).
  */
 @Injectable()
 export class PageRenderer {
   private readonly handlebars = Handlebars.create();
   private readonly layout: HandlebarsTemplateDelegate;
   private readonly views = new Map<string, HandlebarsTemplateDelegate>();
+  private readonly brand: BrandSettings;
 
-  constructor() {
+  constructor(@InjectSettings() settings: Settings) {
+    this.brand = settings.brand;
+    this.handlebars.registerHelper('t', (key: string, options: Handlebars.HelperOptions) => {
+      if (!(key in EN)) throw new Error(`No page text "${key}".`);
+      return text(key as TextKey, options.hash as Record<string, string | number>);
+    });
+    this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    const partials = join(PAGES_ROOT, 'views', 'partials');
+    for (const file of hbsFiles(partials)) this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
     const dir = join(PAGES_ROOT, 'views');
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.hbs'))) {
+    for (const file of hbsFiles(dir)) {
       this.views.set(basename(file, '.hbs'), this.handlebars.compile(readFileSync(join(dir, file), 'utf8'), { strict: false }));
     }
     this.layout = this.views.get('layout')!;
   }
 
   render(view: View, title: string, data: Record<string, unknown>, context: PageContext): string {
-    const model = { ...data, ...context, title };
+    const model = { ...data, ...context, title, brand: this.brand };
     return this.layout({ ...model, body: this.views.get(view)!(model) });
   }
 }
+
+const hbsFiles = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.hbs'));

@@ -5,6 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type AuthenticatedUser, type PendingSignIn, SESSION_LIFETIME_MS, SessionsService } from '@app/auth';
 import { Clock, ForbiddenError, MINUTE_MS } from '@app/common';
 import { FieldCipher, randomToken } from '@app/crypto';
+import { text } from './page-text';
 
 const CSRF_COOKIE = 'pwpush_csrf';
 const SESSION_COOKIE = 'pwpush_session';
@@ -23,7 +24,7 @@ const HOST_PREFIX = '__Host-';
  */
 const LEGACY_SESSION_TOKEN = /^[\w-]{43}$/;
 export const CSRF_FIELD = '_csrf';
-export const EXPIRED_FORM = 'This form has expired. Reload the page and try again.';
+export const EXPIRED_FORM = text('error.expiredForm');
 
 /** A text field of the form a page POSTed; missing, or anything but text, reads as undefined. */
 export function formField(request: Request, name: string): string | undefined {

@@ -1,10 +1,13 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { InjectSettings, type Settings } from '@app/config';
 import { AuthModule, OidcModule } from '@app/auth';
 import { PushesModule } from '@app/pushes';
 import { FailedAttemptsModule } from '@app/rate-limit';
 import { AccountPages } from './account-pages';
 import { AccountPagesController } from './account-pages.controller';
 import { AssetsController } from './assets.controller';
+import { OwnerPages } from './owner-pages';
+import { OwnerPagesController, PushFormRefusalFilter } from './owner-pages.controller';
 import { PageExceptionFilter } from './page-exception.filter';
 import { pagePolicies } from './page-policies.middleware';
 import { PageRenderer } from './page-renderer';
@@ -14,15 +17,26 @@ import { RecipientPages } from './recipient-pages';
 import { LegacyLinksController, RecipientPagesController } from './recipient-pages.controller';
 import { SingleSignOnPages } from './single-sign-on-pages';
 import { SingleSignOnPagesController } from './single-sign-on-pages.controller';
+import { SessionUserGuard } from './session-user.guard';
 
 @Module({
   imports: [AuthModule, OidcModule, PushesModule, FailedAttemptsModule],
-  controllers: [RecipientPagesController, LegacyLinksController, AccountPagesController, SingleSignOnPagesController, AssetsController],
-  providers: [PageRenderer, PageSession, PageResponder, PageExceptionFilter, RecipientPages, AccountPages, SingleSignOnPages],
+  // The owner pages first: /p/new before the recipient's /p/:url_token.
+  controllers: [OwnerPagesController, RecipientPagesController, LegacyLinksController, AccountPagesController, SingleSignOnPagesController, AssetsController],
+  providers: [PageRenderer, PageSession, PageResponder, PageExceptionFilter, RecipientPages, AccountPages, SingleSignOnPages, OwnerPages, SessionUserGuard, PushFormRefusalFilter],
 })
 export class PagesModule implements NestModule {
+  constructor(@InjectSettings() private readonly settings: Settings) {}
+
   configure(consumer: MiddlewareConsumer): void {
     // By the controllers' paths rather than forRoutes(RecipientPagesController, ...), which would add a router layer per route.
-    consumer.apply(pagePolicies).forRoutes({ path: 'p/*path', method: RequestMethod.ALL }, { path: 'users/*path', method: RequestMethod.ALL });
+    consumer
+      .apply(pagePolicies(this.settings.brand))
+      .forRoutes(
+        { path: '/', method: RequestMethod.ALL },
+        { path: 'p/*path', method: RequestMethod.ALL },
+        { path: 'users/*path', method: RequestMethod.ALL },
+        { path: 'dashboard/*path', method: RequestMethod.ALL },
+      );
   }
 }

@@ -4,8 +4,8 @@ import { ClientInfo, Clock, DAY_MS, HOUR_MS, isWebUrl, MINUTE_MS, PassphraseRequ
 import { describeLifetime, PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
 import { GONE, message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
+import { text } from './page-text';
 
-const WRONG_PASSPHRASE = 'That passphrase is incorrect.';
 
 /**
  * The recipient's pages behind html_url. A GET never consumes a view unless the sender chose no
@@ -34,13 +34,13 @@ export class RecipientPages {
     try {
       pushed = await this.pushes.retrieve(urlToken, passphrase, client);
     } catch (error) {
-      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), this.clock.now(), WRONG_PASSPHRASE);
+      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), this.clock.now(), text('recipient.wrongPassphrase'));
       throw error;
     }
     if (pushed.expired) return GONE;
     // Only http(s) URLs are ever accepted at creation; checked again before sending anyone there.
     if (pushed.kind === 'url') return pushed.payload !== null && isWebUrl(pushed.payload) ? { redirect: pushed.payload, status: 303 } : GONE;
-    return { view: 'secret', title: 'Your secret', data: await secretModel(pushed, this.clock.now()) };
+    return { view: 'secret', title: text('recipient.secretTitle'), data: await secretModel(pushed, this.clock.now()) };
   }
 
   /** "Delete now" of a viewer-deletable push. */
@@ -48,17 +48,17 @@ export class RecipientPages {
     try {
       await this.pushes.destroy(urlToken, passphrase, client);
     } catch (error) {
-      if (error instanceof PassphraseRequiredError) return message(401, 'Not deleted', `${WRONG_PASSPHRASE} The secret was not deleted.`);
+      if (error instanceof PassphraseRequiredError) return message(401, text('recipient.notDeletedTitle'), text('recipient.notDeleted'));
       throw error;
     }
-    return { view: 'deleted', title: 'Secret deleted' };
+    return { view: 'deleted', title: text('recipient.deletedTitle') };
   }
 }
 
 function revealForm(push: PushResponse, now: number, error?: string): PageResult {
   return {
     view: 'reveal',
-    title: push.passphrase_protected ? 'Passphrase required' : 'You have been sent a secret',
+    title: text(push.passphrase_protected ? 'recipient.passphraseTitle' : 'recipient.sent'),
     status: error ? 401 : 200,
     data: { token: push.url_token, passphrase: push.passphrase_protected, error, ...remaining(push, now) },
   };
@@ -77,7 +77,8 @@ async function secretModel(pushed: RetrievedPushResponse, now: number): Promise<
   };
 }
 
-function remaining(push: PushResponse, now: number): Record<string, unknown> {
+/** How many views and how long a push has left, in words (also the owner pages'). */
+export function remaining(push: PushResponse, now: number): Record<string, unknown> {
   return {
     views: push.views_remaining,
     viewsText: push.views_remaining === 1 ? '1 more view' : `${push.views_remaining} more views`,
@@ -93,7 +94,7 @@ function timeLeft(push: PushResponse, now: number): string {
   return describeLifetime(left >= HOUR_MS ? Math.floor(left / HOUR_MS) * HOUR_MS : Math.max(Math.ceil(left / MINUTE_MS), 1) * MINUTE_MS);
 }
 
-function formatSize(bytes: number): string {
+export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   const [value, unit] = bytes < 1024 ** 2 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
   return `${value.toFixed(1)} ${unit}`;

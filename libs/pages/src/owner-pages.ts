@@ -1,0 +1,263 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import QRCode from 'qrcode';
+import type { AuditEntryResponse } from '@app/audit';
+import type { AuthenticatedUser } from '@app/auth';
+import { type ClientInfo, Clock, createValidationPipe, type FieldErrors, ForbiddenError, NotFoundError, PAGE_SIZE, ValidationFailedError } from '@app/common';
+import { formatBytes, InjectSettings, PUSH_KINDS, type PushKind, type Settings } from '@app/config';
+import type { UploadBatch } from '@app/files';
+import { CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
+import type { PageResult } from './page-responder';
+import { PageSession } from './page-session';
+import { text, type TextKey } from './page-text';
+import { remaining } from './recipient-pages';
+
+const SIGN_IN: PageResult = { redirect: '/users/sign_in', status: 303 };
+
+/** The form's fields that are shown again after a refusal; never the passphrase. */
+const KEPT_FIELDS = ['payload', 'expire_after_days', 'expire_after_views', 'name', 'note'] as const;
+/** Fields with a place of their own on the form, where their errors are shown. */
+const FORM_FIELDS = [...KEPT_FIELDS, 'passphrase', 'files', 'retrieval_step', 'deletable_by_viewer'] as const;
+type FormField = (typeof FORM_FIELDS)[number];
+/** A checkbox sends "true" when ticked, after its hidden "false": the last value is the answer. */
+const CHECKBOXES = ['retrieval_step', 'deletable_by_viewer'];
+/** An emptied number box means the kind's default, as an omitted field does. */
+const NUMBERS = ['expire_after_days', 'expire_after_views'];
+
+/** What a refused create tells its form: each field's message, and those without a field of their own. */
+export interface FormRefusal {
+  errors: FieldErrors;
+  status: number;
+}
+
+/**
+ * The owner's pages: the push form, the "push created" page, the dashboard, the audit log and
+ * "Expire now". Every rule (who may create, limits, defaults, ownership, expiry) is PushesService's,
+ * called as the API calls it; the form's body is validated by the same pipe and DTO as the API's.
+ */
+@Injectable()
+export class OwnerPages {
+  private readonly validation = createValidationPipe();
+
+  constructor(
+    private readonly pushes: PushesService,
+    private readonly session: PageSession,
+    private readonly clock: Clock,
+    @InjectSettings() private readonly settings: Settings,
+  ) {}
+
+  /** GET / and /p/new: the form for one kind (`?kind=`), the first enabled one by default. */
+  form(user: AuthenticatedUser | undefined, kind: unknown): PageResult {
+    if (!user && !this.settings.allowAnonymous) return SIGN_IN;
+    return this.formPage(user, this.kindOf(kind));
+  }
+
+  /** POST /p/new: creates the push and sends the browser to its preview, or shows the form again with what to correct. */
+  async create(request: Request, client: ClientInfo, user: AuthenticatedUser | undefined, uploads?: UploadBatch): Promise<PageResult> {
+    this.session.checkCsrf(request);
+    if (!user && !this.settings.allowAnonymous) return SIGN_IN;
+    const body = formBody(request.body);
+    try {
+      const push = (await this.validation.transform(body, { type: 'body', metatype: CreatePushBody })) as CreatePushBody;
+      const created = await this.pushes.create(push.push, client, user, uploads);
+      return { redirect: `/p/${created.url_token}/preview`, status: 303 };
+    } catch (error) {
+      if (!(error instanceof ValidationFailedError)) throw error;
+      return this.refusedForm(request, user, { errors: error.errors, status: 422 });
+    }
+  }
+
+  /** The form again after a refused create, with the values sent (never the passphrase) and each error beside its field. */
+  refusedForm(request: Request, user: AuthenticatedUser | undefined, refusal: FormRefusal): PageResult {
+    const push = (formBody(request.body).push ?? {}) as Record<string, unknown>;
+    const values = Object.fromEntries(KEPT_FIELDS.map((field) => [field, typeof push[field] === 'string' ? push[field] : undefined]));
+    const checks = Object.fromEntries(CHECKBOXES.map((field) => [field, push[field] === undefined ? undefined : push[field] === 'true']));
+    // A multipart body refused while its files arrived was not read to its end: the form's address names its kind.
+    return this.formPage(user, this.kindOf(push.kind ?? request.query.kind), { values, checks, ...refusal });
+  }
+
+  /** GET /p/:token/preview: the link, its QR code and how long it lasts; public, as the reference's; consumes nothing. */
+  async preview(urlToken: string, client: ClientInfo, user: AuthenticatedUser | undefined): Promise<PageResult> {
+    const push = await this.pushes.peek(urlToken, client);
+    const url = push.html_url;
+    const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    const words = remaining(push, this.clock.now());
+    return {
+      view: 'preview',
+      title: text('preview.title'),
+      data: {
+        url,
+        qr: labelledSvg(svg, text('preview.qr')),
+        expired: push.expired,
+        expiry: text('preview.expires', { views: String(words.viewsText), days: String(words.daysText) }),
+        auditHref: user ? `/p/${urlToken}/audit` : undefined,
+      },
+    };
+  }
+
+  /** GET /dashboard/active and /dashboard/expired: the owner's pushes, newest first, 50 a page. */
+  async dashboard(user: AuthenticatedUser | undefined, expired: boolean, page: number, client: ClientInfo): Promise<PageResult> {
+    if (!user) return SIGN_IN;
+    const { items, next } = await this.pushes.list(user, expired, page, client);
+    const list = expired ? 'expired' : 'active';
+    const href = (n: number) => `/dashboard/${list}?page=${n}`;
+    return {
+      view: 'dashboard',
+      title: text(expired ? 'dashboard.expired' : 'dashboard.active'),
+      data: {
+        expired,
+        pushes: items.map((push) => dashboardRow(push)),
+        page,
+        previous: page > 1 ? href(page - 1) : undefined,
+        next: next === null ? undefined : href(page + 1),
+      },
+    };
+  }
+
+  /** GET /p/:token/audit: the owner's view of one push and its audit log; anyone else gets the neutral 404. */
+  async audit(urlToken: string, user: AuthenticatedUser | undefined, page: number, client: ClientInfo): Promise<PageResult> {
+    if (!user) return SIGN_IN;
+    const { logs } = await this.owned(() => this.pushes.auditLog(urlToken, page, user));
+    const push = await this.pushes.peek(urlToken, client);
+    const words = remaining(push, this.clock.now());
+    return {
+      view: 'audit',
+      title: text('audit.title'),
+      data: {
+        token: urlToken,
+        kind: kindLabel(push.kind),
+        expired: push.expired,
+        status: push.expired ? text('audit.isExpired') : text('audit.active', { views: String(words.viewsText), days: String(words.daysText) }),
+        entries: logs.map(auditRow),
+        previous: page > 1 ? `/p/${urlToken}/audit?page=${page - 1}` : undefined,
+        next: logs.length === PAGE_SIZE ? `/p/${urlToken}/audit?page=${page + 1}` : undefined,
+      },
+    };
+  }
+
+  /** GET /p/:token/expire: "Expire now", asked once more, without needing JavaScript. */
+  async confirmExpiry(urlToken: string, user: AuthenticatedUser | undefined): Promise<PageResult> {
+    if (!user) return SIGN_IN;
+    await this.owned(() => this.pushes.auditLog(urlToken, 1, user));
+    return { view: 'expire', title: text('expire.title'), data: { token: urlToken } };
+  }
+
+  /** POST /p/:token/expire: the owner expires the push (the API's DELETE), then sees its audit log. */
+  async expire(request: Request, urlToken: string, user: AuthenticatedUser | undefined, client: ClientInfo): Promise<PageResult> {
+    this.session.checkCsrf(request);
+    if (!user) return SIGN_IN;
+    // Only the owner here: a viewer-deletable push is deleted by its viewers on the recipient's page.
+    await this.owned(() => this.pushes.auditLog(urlToken, 1, user));
+    await this.pushes.destroy(urlToken, undefined, client, user);
+    return { redirect: `/p/${urlToken}/audit`, status: 303 };
+  }
+
+  /** Runs an owner-only call; someone else's push is the same neutral 404 as an unknown one. */
+  private async owned<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ForbiddenError) throw new NotFoundError();
+      throw error;
+    }
+  }
+
+  private kindOf(kind: unknown): PushKind {
+    const enabled = PUSH_KINDS.filter((each) => this.settings.kinds[each].enabled);
+    return enabled.find((each) => each === kind) ?? enabled[0];
+  }
+
+  private formPage(user: AuthenticatedUser | undefined, kind: PushKind, refusal?: FormRefusal & { values: Record<string, unknown>; checks: Record<string, boolean | undefined> }): PageResult {
+    const settings = this.settings.kinds[kind];
+    const { files } = this.settings;
+    const errors = refusal?.errors ?? {};
+    const fieldErrors = Object.fromEntries(FORM_FIELDS.map((field) => [field, messageFor(errors, field)]));
+    const otherErrors = Object.entries(errors)
+      .filter(([field]) => !FORM_FIELDS.some((known) => field === known || field.startsWith(`${known}.`)))
+      .flatMap(([, messages]) => messages);
+    const checked = (field: string, toggle: { enabled: boolean; default: boolean }) => toggle.enabled && (refusal?.checks[field] ?? toggle.default);
+    return {
+      view: 'push-form',
+      title: text('form.title'),
+      status: refusal?.status,
+      data: {
+        kind,
+        kinds: PUSH_KINDS.filter((each) => this.settings.kinds[each].enabled).map((each) => ({
+          href: each === 'text' ? '/p/new' : `/p/new?kind=${each}`,
+          label: kindLabel(each),
+          current: each === kind,
+        })),
+        payloadLabel: text(`form.payload.${kind}` as TextKey),
+        payloadRequired: kind !== 'file',
+        multiline: kind !== 'url',
+        maxLength: kind === 'qr' ? 1024 : undefined,
+        files: kind === 'file',
+        signedIn: user !== undefined,
+        filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: formatBytes(files.maxFileBytes), pushSize: formatBytes(files.maxPushBytes) }),
+        maxFiles: files.maxUploads,
+        maxFileBytes: files.maxFileBytes,
+        maxFileSize: formatBytes(files.maxFileBytes),
+        days: { ...settings.expireAfterDays, value: refusal?.values.expire_after_days ?? settings.expireAfterDays.default },
+        views: { ...settings.expireAfterViews, value: refusal?.values.expire_after_views ?? settings.expireAfterViews.default },
+        retrievalStep: settings.retrievalStep.enabled ? { checked: checked('retrieval_step', settings.retrievalStep) } : undefined,
+        deletable: settings.deletableByViewer.enabled && kind !== 'url' ? { checked: checked('deletable_by_viewer', settings.deletableByViewer) } : undefined,
+        values: refusal?.values ?? {},
+        errors: fieldErrors,
+        otherErrors,
+        refused: refusal !== undefined,
+      },
+    };
+  }
+}
+
+/** The form's body as the API reads a create's: the push fields under `push`, checkboxes and emptied numbers resolved. */
+function formBody(body: unknown): { push?: unknown } {
+  const sent = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const push = sent.push;
+  if (typeof push !== 'object' || push === null || Array.isArray(push)) return sent;
+  const fields = { ...(push as Record<string, unknown>) };
+  for (const field of CHECKBOXES) if (Array.isArray(fields[field])) fields[field] = (fields[field] as unknown[]).at(-1);
+  for (const field of NUMBERS) if (fields[field] === '') delete fields[field];
+  return { ...sent, push: fields };
+}
+
+/** The first message for a field or anything under it (`files.0.data`). */
+function messageFor(errors: FieldErrors, field: FormField): string | undefined {
+  return Object.entries(errors).find(([key]) => key === field || key.startsWith(`${field}.`))?.[1][0];
+}
+
+const kindLabel = (kind: PushKind): string => text(`kind.${kind}`);
+
+/** "2026-11-23 21:52 UTC" beside the exact ISO time. */
+const dateText = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+function dashboardRow(push: OwnedPushResponse) {
+  return {
+    token: push.url_token,
+    name: push.name === '' ? undefined : push.name,
+    label: push.name === '' ? text('dashboard.unnamed') : push.name,
+    kind: kindLabel(push.kind),
+    views: push.views_remaining,
+    days: push.days_remaining,
+    created: push.created_at,
+    createdText: dateText(push.created_at),
+    expiredOn: push.expired_on ?? undefined,
+    expiredOnText: push.expired_on ? dateText(push.expired_on) : undefined,
+  };
+}
+
+function auditRow(entry: AuditEntryResponse) {
+  return {
+    event: text(`audit.event.${entry.kind}` as TextKey),
+    ip: entry.ip,
+    userAgent: entry.user_agent,
+    referrer: entry.referrer,
+    when: entry.created_at,
+    whenText: dateText(entry.created_at),
+  };
+}
+
+/** The QR code's SVG as an image with a name, for screen readers. */
+function labelledSvg(svg: string, label: string): string {
+  return svg.replace('<svg ', `<svg role="img" aria-label="${label.replace(/[&"<>]/g, '')}" focusable="false" class="qr-code" `);
+}

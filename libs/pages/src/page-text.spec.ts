@@ -1,0 +1,20 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EN, text } from './page-text';
+
+const VIEWS = join(__dirname, '..', 'views');
+const viewFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? viewFiles(join(dir, entry.name)) : [join(dir, entry.name)]));
+
+describe('page text', () => {
+  it('fills placeholders and leaves unknown ones as they are', () => {
+    expect(text('form.daysHint', { min: 1, max: 90 })).toBe('From 1 to 90.');
+    expect(text('form.daysHint', { min: 1 })).toBe('From 1 to {max}.');
+  });
+
+  it('has every key the views ask for', () => {
+    const used = viewFiles(VIEWS).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\(?t '([\w.]+)'/g)].map((match) => match[1]));
+    expect(used.length).toBeGreaterThan(50);
+    expect(used.filter((key) => !(key in EN))).toEqual([]);
+  });
+});
