@@ -82,6 +82,13 @@ describe('webhooks and owner notifications', () => {
     expect(reasons).toEqual({ [byOwner.url_token]: 'owner', [byViewer.url_token]: 'viewer', [lazily.url_token]: 'days', [bySweep.url_token]: 'days' });
   });
 
+  it('drains a backlog in one round, batch after batch, rather than one batch per poll', async () => {
+    await register(['push.created']);
+    for (let i = 0; i < 45; i++) await api.createPush({ payload: `p${i}` }, owner);
+    expect(await round()).toEqual({ dispatched: 45, delivered: 45, retried: 0, dead: 0 });
+    expect(new Set(receiver.received.map((hook) => hook.headers['webhook-id'])).size).toBe(45);
+  });
+
   it('sends only the events an endpoint subscribed to', async () => {
     await register(['push.viewed']);
     const push = await api.createPush({ payload: 'x', expire_after_views: 1 }, owner);

@@ -14,8 +14,12 @@ export interface WorkerRound {
   dead: number;
 }
 
-/** How long an attempt holds its delivery: longer than any attempt may take (webhook and SMTP timeouts are far shorter). */
-const LEASE_MS = 2 * 60_000;
+/** How long an attempt holds its delivery at the least; longer when the timeouts allow a longer attempt (leaseOf). */
+const MIN_LEASE_MS = 2 * 60_000;
+/** Most recipients of one link mail, each sent to in turn by one attempt. */
+const MAX_RECIPIENTS = 5;
+/** A round goes on while full batches keep coming, for at most this long, so a backlog drains at the senders' pace. */
+const ROUND_BUDGET_MS = 10_000;
 const MAX_BACKOFF_MS = HOUR_MS;
 /** Delivered notifications are kept this long (or PWP__PURGE_AFTER, if shorter, but at least a day: the daily mail limit counts them). */
 const HISTORY_MS = 7 * DAY_MS;
@@ -43,17 +47,29 @@ export class NotificationWorker {
     metrics.watchNotificationQueue(() => this.repository.queue(this.clock.now()));
   }
 
+  /**
+   * Dispatches what waits in the outbox, then attempts the due deliveries a batch at a time, both
+   * for as long as full batches keep coming (within ROUND_BUDGET_MS): a backlog drains as fast as
+   * the receivers answer, not a batch per poll.
+   */
   async round(): Promise<WorkerRound> {
-    const dispatched = await this.dispatch();
-    const now = this.clock.now();
-    const due = await this.repository.claimDue(now, now + LEASE_MS, this.settings.notifications.batchSize);
-    const outcomes = await Promise.all(due.map((delivery) => this.attempt(delivery)));
-    return {
-      dispatched,
-      delivered: outcomes.filter((status) => status === 'delivered').length,
-      retried: outcomes.filter((status) => status === 'pending').length,
-      dead: outcomes.filter((status) => status === 'dead').length,
-    };
+    const started = performance.now();
+    const within = () => performance.now() - started < ROUND_BUDGET_MS;
+    const round: WorkerRound = { dispatched: 0, delivered: 0, retried: 0, dead: 0 };
+    for (let dispatched = DISPATCH_BATCH; dispatched === DISPATCH_BATCH && within(); ) {
+      dispatched = await this.dispatch();
+      round.dispatched += dispatched;
+    }
+    const { batchSize } = this.settings.notifications;
+    for (let claimed = batchSize; claimed === batchSize && within(); ) {
+      const now = this.clock.now();
+      const due = await this.repository.claimDue(now, now + this.leaseMs, batchSize);
+      for (const status of await Promise.all(due.map((delivery) => this.attempt(delivery)))) {
+        round[status === 'delivered' ? 'delivered' : status === 'pending' ? 'retried' : 'dead']++;
+      }
+      claimed = due.length;
+    }
+    return round;
   }
 
   /** Deletes delivered history past its keeping time; returns how many events went. */
@@ -65,6 +81,16 @@ export class NotificationWorker {
       deleted += batch;
       if (batch < HISTORY_BATCH) return deleted;
     }
+  }
+
+  /**
+   * How long an attempt holds its delivery: twice the longest attempt the timeouts allow (a link
+   * mail sends to each recipient in turn), so no other replica retakes one still under way.
+   */
+  private get leaseMs(): number {
+    const { webhooks, mail } = this.settings;
+    const mailMs = mail.smtp ? MAX_RECIPIENTS * (mail.smtp.openTimeoutMs + mail.smtp.readTimeoutMs) : 0;
+    return Math.max(MIN_LEASE_MS, 2 * Math.max(webhooks.timeoutMs, mailMs));
   }
 
   private async dispatch(): Promise<number> {
