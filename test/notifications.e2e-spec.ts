@@ -213,6 +213,10 @@ describe('webhooks and owner notifications', () => {
       const named = await client(strict.baseUrl).get(`/api/v2/webhooks/${byName.id}/deliveries`, owner);
       expect(named.body.deliveries[0]).toMatchObject({ status: 'pending', last_status_code: null });
       expect(named.body.deliveries[0].last_error).toMatch(/^refused: resolves to a private/);
+      // Without the allow-list, 127.0.0.1 itself is refused at registration.
+      const loopback = await client(strict.baseUrl).post('/api/v2/webhooks', { url: receiver.url, events: ['push.created'] }, owner);
+      expect(loopback.status).toBe(422);
+      expect(loopback.body.errors.url[0]).toMatch(/^Url must not point to a private, loopback/);
     } finally {
       await strict.close();
     }
