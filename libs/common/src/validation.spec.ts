@@ -3,7 +3,7 @@ import { parse } from 'node:querystring';
 import type { Type } from '@nestjs/common';
 import { plainToInstance, Type as TypeOf } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, ValidateNested, validateSync } from 'class-validator';
-import { CarriesFieldErrors, characterCount, createValidationPipe, fieldErrorsOf, humanize, OptionalText } from './validation';
+import { CarriesFieldErrors, characterCount, createValidationPipe, fieldErrorsOf, humanize, isPaddedBase64, OptionalText } from './validation';
 
 describe('characterCount', () => {
   it('counts an astral character (one code point, two UTF-16 units) once', () => {
@@ -153,5 +153,28 @@ describe('createValidationPipe', () => {
     it('still refuses the body at once when the input itself is missing', async () => {
       await expect(createValidationPipe().transform({}, body)).rejects.toThrow('input is missing');
     });
+  });
+});
+
+describe('isPaddedBase64', () => {
+  it.each([
+    ['', true],
+    ['QQ==', true],
+    ['QUI=', true],
+    ['QUJD', true],
+    ['a+/9', true],
+    ['QQ=', false],
+    ['Q===', false],
+    ['QQ==QUJD', false],
+    ['QU J', false],
+    ['QUJ-', false],
+  ])('%j → %s', (value, expected) => {
+    expect(isPaddedBase64(value)).toBe(expected);
+  });
+
+  it('reads the tens of MB a JSON file carries without running out of stack', () => {
+    const data = Buffer.alloc(24 * 1024 * 1024, 7).toString('base64');
+    expect(isPaddedBase64(data)).toBe(true);
+    expect(isPaddedBase64(`${data.slice(0, -4)}!AAA`)).toBe(false);
   });
 });

@@ -197,3 +197,19 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: toApiError,
   });
 }
+
+/**
+ * Whether a string is padded base64 (`A-Z a-z 0-9 + /`, `=` only as the last one or two of a
+ * length divisible by 4). Without a regular expression over the whole value: class-validator's
+ * IsBase64 anchors a quantified pattern, and on the tens of MB a JSON file carries V8's regexp
+ * backtracking can run out of stack (a RangeError, a 500) depending on what else is on it.
+ */
+export function isPaddedBase64(value: string): boolean {
+  if (value.length % 4 !== 0) return false;
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  // One character class, unanchored: a scan that keeps no backtracking state.
+  return !/[^A-Za-z0-9+/]/.test(value.slice(0, value.length - padding));
+}
+
+export const IsPaddedBase64 = (message: string): PropertyDecorator =>
+  ValidateBy({ name: 'paddedBase64', validator: { validate: (value: unknown) => typeof value === 'string' && isPaddedBase64(value), defaultMessage: () => message } });

@@ -1,9 +1,9 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type as TypeOf } from 'class-transformer';
-import { IsArray, IsBase64, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { PUSH_KINDS, type PushKind } from '@app/config';
-import { CarriesFieldErrors, OptionalBoolean, OptionalInteger, OptionalText, ReportsFieldErrors } from '@app/common';
+import { CarriesFieldErrors, IsPaddedBase64, OptionalBoolean, OptionalInteger, OptionalText, ReportsFieldErrors } from '@app/common';
 import { describeDurations, LIFETIME_BY_DURATION } from '../expiry';
 
 /** The longest text payload, in characters. */
@@ -28,7 +28,7 @@ export class JsonFileInput {
 
   @ApiProperty({ type: String, format: 'byte', description: "The file's bytes, base64-encoded; the whole JSON body must fit PWP__FILES__MAX_JSON_BODY_SIZE.", example: 'JVBERi0xLjcK' })
   @IsString({ message: 'Data must be base64.' })
-  @IsBase64({}, { message: 'Data must be base64.' })
+  @IsPaddedBase64('Data must be base64.')
   data!: string;
 }
 
