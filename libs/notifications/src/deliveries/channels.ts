@@ -62,7 +62,7 @@ export class Channels {
     const body = delivery.payload;
     const event = JSON.parse(body) as PushEvent;
     const headers = signWebhook({ id: event.id, timestamp: new Date(now), body, secret: this.cipher.decrypt(secret, secretContext(publicId)) });
-    const result = await this.sender.send({ url, headers: { ...headers }, body });
+    const result = await this.sender.send({ url, headers, body });
     return { ok: result.ok, statusCode: result.status, error: result.error };
   }
 

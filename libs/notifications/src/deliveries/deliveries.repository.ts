@@ -42,9 +42,11 @@ const INSERT_DELIVERY =
 const MARK_DISPATCHED = 'UPDATE outbox SET dispatched_at = ? WHERE id = ? AND dispatched_at IS NULL';
 const CLAIM =
   "UPDATE deliveries SET next_attempt_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at = ?";
-const SELECT_CLAIMED =
-  'SELECT d.id, d.attempts, d.remaining, o.type, o.payload, o.created_at AS event_at, w.public_id, w.url, w.secret ' +
-  'FROM deliveries d JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = ?';
+/** The due deliveries with what their attempts need, read once: each is then claimed by compare-and-set. */
+const SELECT_DUE =
+  'SELECT d.id, d.next_attempt_at, d.attempts, d.remaining, o.type, o.payload, o.created_at AS event_at, w.public_id, w.url, w.secret ' +
+  'FROM deliveries d JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhooks w ON w.id = d.webhook_id ' +
+  "WHERE d.status = 'pending' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?";
 /** Only while the claim is still this attempt's: a lapsed claim retaken elsewhere has counted another attempt. */
 const FINISH =
   'UPDATE deliveries SET status = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, remaining = ?, updated_at = ? WHERE id = ? AND attempts = ?';
@@ -82,15 +84,11 @@ export class DeliveriesRepository {
 
   /** Up to `limit` deliveries due at `now`, each claimed (leased until `leaseUntil`) by this caller. */
   async claimDue(now: number, leaseUntil: number, limit: number): Promise<DueDelivery[]> {
-    const due = await this.sql.rows<{ id: unknown; next_attempt_at: unknown }>(
-      "SELECT id, next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?",
-      [now, limit],
-    );
+    const due = await this.sql.rows<Record<string, unknown>>(SELECT_DUE, [now, limit]);
     const claimed: DueDelivery[] = [];
     for (const row of due) {
       const { affected } = await this.sql.write(CLAIM, [leaseUntil, now, row.id, row.next_attempt_at]);
-      const delivery = affected === 1 ? await this.claimed(Number(row.id)) : null;
-      if (delivery) claimed.push(delivery);
+      if (affected === 1) claimed.push(toClaimedDelivery(row));
     }
     return claimed;
   }
@@ -121,17 +119,17 @@ export class DeliveriesRepository {
     return (await this.sql.write(`DELETE FROM outbox WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).affected;
   }
 
-  private async claimed(id: number): Promise<DueDelivery | null> {
-    const [row] = await this.sql.rows<Record<string, unknown>>(SELECT_CLAIMED, [id]);
-    if (!row) return null;
-    return {
-      id,
-      attempts: Number(row.attempts),
-      remaining: row.remaining === null ? null : (JSON.parse(row.remaining as string) as string[]),
-      eventType: row.type as string,
-      payload: row.payload as string,
-      eventAt: Number(row.event_at),
-      webhook: row.public_id === null ? null : { publicId: row.public_id as string, url: row.url as string, secret: row.secret as Buffer },
-    };
-  }
+}
+
+/** A due row as its claim left it: one attempt more. */
+function toClaimedDelivery(row: Record<string, unknown>): DueDelivery {
+  return {
+    id: Number(row.id),
+    attempts: Number(row.attempts) + 1,
+    remaining: row.remaining === null ? null : (JSON.parse(row.remaining as string) as string[]),
+    eventType: row.type as string,
+    payload: row.payload as string,
+    eventAt: Number(row.event_at),
+    webhook: row.public_id === null ? null : { publicId: row.public_id as string, url: row.url as string, secret: row.secret as Buffer },
+  };
 }
