@@ -84,6 +84,18 @@ async function cliRequest(baseUrl: string, method: string, path: string, options
 /** What the CLI prints for an answer that is not the one it wanted (error_json): body["error"], else the text. */
 const cliError = (answer: CliAnswer): string => (typeof answer.body?.error === 'string' ? answer.body.error : answer.text);
 
+/**
+ * Each route, called as the CLI calls it with a wrong token (a POST with `create` as its body),
+ * answers 401 with the error the CLI prints.
+ */
+async function expectWrongTokenRefused(baseUrl: string, routes: [method: string, path: string][], create: unknown): Promise<void> {
+  const wrong = buildAuthHeaders({ token: 'pwp_wrong', email: EMAIL });
+  for (const [method, path] of routes) {
+    const answer = await cliRequest(baseUrl, method, path, { headers: wrong, json: method === 'POST' ? create : undefined });
+    expect([path, answer.status, cliError(answer)]).toEqual([path, 401, 'Invalid or revoked API token.']);
+  }
+}
+
 /** capabilities.py's detect_api_profile: v2 when GET /api/v2/version answers 200 (only the Bearer header is sent). */
 async function detectApiProfile(baseUrl: string, token: string, fromService = true): Promise<'v2' | 'legacy'> {
   const answer = await cliRequest(baseUrl, 'GET', '/api/v2/version', {
@@ -154,18 +166,12 @@ describe('the official CLI, pwpush-cli 0.16, against this service', () => {
   });
 
   it('refuses a wrong token with 401 and an error the CLI prints, on login and on every command', async () => {
-    const wrong = authHeaders({ token: 'pwp_wrong', email: EMAIL });
-    for (const [method, path] of [
+    const routes: [string, string][] = [
       ['GET', '/api/v2/pushes/active'],
       ['GET', '/api/v2/pushes/expired'],
       ['POST', '/api/v2/pushes'],
-    ]) {
-      const answer = await send(method, path, {
-        headers: wrong,
-        json: method === 'POST' ? { push: { payload: 'x', kind: 'text' } } : undefined,
-      });
-      expect([path, answer.status, cliError(answer)]).toEqual([path, 401, 'Invalid or revoked API token.']);
-    }
+    ];
+    await expectWrongTokenRefused(app.baseUrl, routes, { push: { payload: 'x', kind: 'text' } });
   });
 
   it('pushes text with days, views, passphrase, note, name, deletable and retrieval step; prints the preview url', async () => {
@@ -440,18 +446,12 @@ describe("the official CLI's legacy profile (API v1), when the version endpoint 
   });
 
   it('refuses a wrong token with 401 and an error the CLI prints', async () => {
-    const wrong = authHeaders({ token: 'pwp_wrong', email: EMAIL });
-    for (const [method, path] of [
+    const routes: [string, string][] = [
       ['GET', '/p/active.json'],
       ['GET', '/p/expired.json'],
       ['POST', '/p.json'],
-    ]) {
-      const answer = await send(method, path, {
-        headers: wrong,
-        json: method === 'POST' ? { password: { kind: 'text', payload: 'x' } } : undefined,
-      });
-      expect([path, answer.status, cliError(answer)]).toEqual([path, 401, 'Invalid or revoked API token.']);
-    }
+    ];
+    await expectWrongTokenRefused(server.baseUrl, routes, { password: { kind: 'text', payload: 'x' } });
   });
 
   it('pushes text with every flag to /p.json (typed JSON) and prints the url of /p/:url_token/preview.json', async () => {

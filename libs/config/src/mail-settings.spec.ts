@@ -1,18 +1,9 @@
 import { readSecretFiles } from './secret-files';
-import { Env, loadSettings, SettingsError } from './settings';
+import { Env, loadSettings } from './settings';
+import { settingsErrorFor } from './settings.testing';
 
 const SMTP: Env = { PWP__MAIL__SMTP_ADDRESS: 'smtp.example.com', PWP__MAIL__MAILER_SENDER: '"Password Pusher" <pwpush@example.com>' };
 
-/** The error loadSettings throws for this environment (fails the test if it does not throw). */
-function errorFor(env: Env): SettingsError {
-  try {
-    loadSettings(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SettingsError);
-    return error as SettingsError;
-  }
-  throw new Error(`loadSettings accepted ${JSON.stringify(env)}`);
-}
 
 describe('mail settings', () => {
   it('send no mail without an SMTP address, with the recipients\' feature on and 500 a day', () => {
@@ -24,8 +15,8 @@ describe('mail settings', () => {
   it("take the links' host from the reference's PWP__HOST_DOMAIN and PWP__HOST_PROTOCOL", () => {
     expect(loadSettings({ PWP__HOST_DOMAIN: 'pwpush.example.com' }).mail.linkBaseUrl).toBe('https://pwpush.example.com');
     expect(loadSettings({ PWP__HOST_DOMAIN: 'localhost:5100', PWP__HOST_PROTOCOL: 'http' }).mail.linkBaseUrl).toBe('http://localhost:5100');
-    expect(errorFor({ PWP__HOST_DOMAIN: 'https://pwpush.example.com' }).message).toMatch(/^Invalid setting PWP__HOST_DOMAIN: /);
-    expect(errorFor({ PWP__HOST_DOMAIN: 'pwpush.example.com', PWP__HOST_PROTOCOL: 'ftp' }).message).toMatch(/^Invalid setting PWP__HOST_PROTOCOL: /);
+    expect(settingsErrorFor({ PWP__HOST_DOMAIN: 'https://pwpush.example.com' }).message).toMatch(/^Invalid setting PWP__HOST_DOMAIN: /);
+    expect(settingsErrorFor({ PWP__HOST_DOMAIN: 'pwpush.example.com', PWP__HOST_PROTOCOL: 'ftp' }).message).toMatch(/^Invalid setting PWP__HOST_PROTOCOL: /);
   });
 
   it('with an address and a sender: port 587, STARTTLS when offered, certificates checked, 10-second timeouts, no sign-in', () => {
@@ -119,11 +110,11 @@ describe('mail settings', () => {
     [{ PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: '-1' }, 'PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: must be an integer from 0'],
     [{ PWP__NOTIFY_BY_EMAIL__ENABLED: 'sometimes' }, 'PWP__NOTIFY_BY_EMAIL__ENABLED: must be true or false'],
   ])('stop start-up on %j, naming the variable', (env, message) => {
-    expect(errorFor(env).message).toContain(`Invalid setting ${message}`);
+    expect(settingsErrorFor(env).message).toContain(`Invalid setting ${message}`);
   });
 
   it('never quote the SMTP password in a message', () => {
-    const message = errorFor({ ...SMTP, PWP__MAIL__SMTP_PASSWORD: 'hunter2-secret' }).message;
+    const message = settingsErrorFor({ ...SMTP, PWP__MAIL__SMTP_PASSWORD: 'hunter2-secret' }).message;
 
     expect(message).toContain('PWP__MAIL__SMTP_PASSWORD');
     expect(message).not.toContain('hunter2-secret');

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSecretFiles, SECRET_SETTINGS } from './secret-files';
-import { loadSettings, SettingsError } from './settings';
+import { loadSettings } from './settings';
+import { settingsErrorFor } from './settings.testing';
 
 const KEY = 'ab'.repeat(32);
 
@@ -12,15 +13,6 @@ describe('readSecretFiles', () => {
     const path = join(dir, name);
     writeFileSync(path, content);
     return path;
-  };
-  const errorFor = (env: Record<string, string>): SettingsError => {
-    try {
-      readSecretFiles(env);
-    } catch (error) {
-      expect(error).toBeInstanceOf(SettingsError);
-      return error as SettingsError;
-    }
-    throw new Error('readSecretFiles accepted the environment');
   };
 
   it.each(SECRET_SETTINGS)('reads %s from the file its _FILE variable names, less one trailing newline', (name) => {
@@ -48,7 +40,7 @@ describe('readSecretFiles', () => {
   });
 
   it('refuses X and X_FILE together, naming both', () => {
-    const message = errorFor({ DATABASE_URL: 'mysql://u:p@db/x', DATABASE_URL_FILE: file('db', 'mysql://u:other@db/x') }).message;
+    const message = settingsErrorFor({ DATABASE_URL: 'mysql://u:p@db/x', DATABASE_URL_FILE: file('db', 'mysql://u:other@db/x') }, readSecretFiles).message;
     expect(message).toBe('Invalid setting DATABASE_URL_FILE: DATABASE_URL is set as well; set one of them.');
   });
 
@@ -57,7 +49,7 @@ describe('readSecretFiles', () => {
     ['a directory', () => dir, 'it is a directory'],
     ['a path through a file', () => join(file('plain', 'x'), 'key'), 'a part of the path is not a directory'],
   ])('names the variable and the path of %s, and why it is unreadable', (_case, path, reason) => {
-    expect(errorFor({ PWPUSH_MASTER_KEY_FILE: path() }).message).toBe(`Invalid setting PWPUSH_MASTER_KEY_FILE: cannot read ${path()} (${reason}).`);
+    expect(settingsErrorFor({ PWPUSH_MASTER_KEY_FILE: path() }, readSecretFiles).message).toBe(`Invalid setting PWPUSH_MASTER_KEY_FILE: cannot read ${path()} (${reason}).`);
   });
 
   // Given by a stand-in reader: root, which runs CI, may read any file.
@@ -74,7 +66,7 @@ describe('readSecretFiles', () => {
 
   it('never quotes the content in a message', () => {
     const secret = 'mysql://u:Hunter2-Secret@db/x';
-    const message = errorFor({ DATABASE_URL: secret, DATABASE_URL_FILE: file('db2', secret) }).message;
+    const message = settingsErrorFor({ DATABASE_URL: secret, DATABASE_URL_FILE: file('db2', secret) }, readSecretFiles).message;
     expect(message).not.toContain('Hunter2');
     const bad = loadErrorFor({ PWPUSH_MASTER_KEY_FILE: file('badkey', 'Hunter2-not-a-key') });
     expect(bad).toBe('Invalid setting PWPUSH_MASTER_KEY: must be 64 hexadecimal characters.');

@@ -1,17 +1,8 @@
-import { Env, loadSettings, SettingsError } from './settings';
+import { Env, loadSettings } from './settings';
+import { settingsErrorFor } from './settings.testing';
 
 const KEY = 'ab'.repeat(32);
 
-/** The error loadSettings throws for this environment (fails the test if it does not throw). */
-function errorFor(env: Env): SettingsError {
-  try {
-    loadSettings(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SettingsError);
-    return error as SettingsError;
-  }
-  throw new Error(`loadSettings accepted ${JSON.stringify(env)}`);
-}
 
 describe('loadSettings', () => {
   describe('defaults', () => {
@@ -200,22 +191,22 @@ describe('loadSettings', () => {
         'PWP__FILES__S3__SECRET_ACCESS_KEY',
       ],
     ])('%s', (_name, env, variable) => {
-      expect(errorFor(env).message).toMatch(new RegExp(`^Invalid setting ${variable}: .+\\.$`));
+      expect(settingsErrorFor(env).message).toMatch(new RegExp(`^Invalid setting ${variable}: .+\\.$`));
     });
 
     it('does not quote an S3 secret in the message', () => {
       const env = { PWP__FILES__STORAGE: 'amazon', PWP__FILES__S3__BUCKET: 'b12', PWP__FILES__S3__SECRET_ACCESS_KEY: 'wJalr XUtnFEMI' };
-      expect(errorFor(env).message).not.toContain('wJalr');
+      expect(settingsErrorFor(env).message).not.toContain('wJalr');
     });
 
     it('does not quote a bad master key in the message', () => {
       const almost = 'f'.repeat(63);
-      expect(errorFor({ PWPUSH_MASTER_KEY: almost }).message).not.toContain(almost);
-      expect(errorFor({ PWPUSH_MASTER_KEY: KEY, PWPUSH_MASTER_KEY_PREVIOUS: almost }).message).not.toContain(almost);
+      expect(settingsErrorFor({ PWPUSH_MASTER_KEY: almost }).message).not.toContain(almost);
+      expect(settingsErrorFor({ PWPUSH_MASTER_KEY: KEY, PWPUSH_MASTER_KEY_PREVIOUS: almost }).message).not.toContain(almost);
     });
 
     it('says what range an out-of-range integer must be in', () => {
-      expect(errorFor({ PWP__PW__EXPIRE_AFTER_DAYS_MIN: '3', PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT: '1' }).message).toBe(
+      expect(settingsErrorFor({ PWP__PW__EXPIRE_AFTER_DAYS_MIN: '3', PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT: '1' }).message).toBe(
         'Invalid setting PWP__PW__EXPIRE_AFTER_DAYS_DEFAULT: must be an integer from 3 to 90.',
       );
     });
@@ -259,11 +250,11 @@ describe('operations settings', () => {
     ['DB_CONNECT_TIMEOUT_MS', 'soon'],
   ])('refuse %s=%s, naming the variable', (name, value) => {
     const extra = name === 'REDIS_KEY_PREFIX' ? { REDIS_URL: 'redis://redis' } : {};
-    expect(errorFor({ [name]: value, ...extra }).message).toContain(`Invalid setting ${name}`);
+    expect(settingsErrorFor({ [name]: value, ...extra }).message).toContain(`Invalid setting ${name}`);
   });
 
   it('never echo a Redis URL, which may hold a password', () => {
-    expect(errorFor({ REDIS_URL: 'redis-ish://:hunter2-secret@redis' }).message).not.toContain('hunter2-secret');
+    expect(settingsErrorFor({ REDIS_URL: 'redis-ish://:hunter2-secret@redis' }).message).not.toContain('hunter2-secret');
   });
 });
 
@@ -332,14 +323,14 @@ describe('proxy and metrics-port settings', () => {
 
   it('accept FORCE_SSL only with a trusted proxy, which is how https requests are known', () => {
     expect(loadSettings({ FORCE_SSL: 'true', PWP__TRUSTED_PROXIES: '10.0.0.0/8' }).forceSsl).toBe(true);
-    expect(errorFor({ FORCE_SSL: 'true' }).message).toMatch(/^Invalid setting FORCE_SSL: needs TRUST_PROXY \(or PWP__TRUSTED_PROXIES\)/);
+    expect(settingsErrorFor({ FORCE_SSL: 'true' }).message).toMatch(/^Invalid setting FORCE_SSL: needs TRUST_PROXY \(or PWP__TRUSTED_PROXIES\)/);
     expect(loadSettings({ FORCE_SSL: 'false' }).forceSsl).toBe(false);
   });
 
   it('read METRICS_PORT, which must differ from PORT', () => {
     expect(loadSettings({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
     expect(loadSettings({ METRICS_PORT: '0', PORT: '0' }).metricsPort).toBe(0);
-    expect(errorFor({ METRICS_PORT: '5100' }).message).toBe('Invalid setting METRICS_PORT: must differ from PORT (or be unset, serving /metrics on PORT).');
+    expect(settingsErrorFor({ METRICS_PORT: '5100' }).message).toBe('Invalid setting METRICS_PORT: must differ from PORT (or be unset, serving /metrics on PORT).');
   });
 
   it.each([
@@ -349,6 +340,6 @@ describe('proxy and metrics-port settings', () => {
     ['METRICS_PORT', '70000'],
     ['METRICS_PORT', 'metrics'],
   ])('refuse %s=%s, naming the variable', (name, value) => {
-    expect(errorFor({ [name]: value, TRUST_PROXY: '127.0.0.1' }).message).toContain(`Invalid setting ${name}`);
+    expect(settingsErrorFor({ [name]: value, TRUST_PROXY: '127.0.0.1' }).message).toContain(`Invalid setting ${name}`);
   });
 });
