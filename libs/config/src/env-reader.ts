@@ -156,3 +156,11 @@ export function isCidr(value: string): boolean {
   const max = family === 4 ? 32 : 128;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
 }
+
+/** A DNS host name: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** A DNS host name; digits and dots only is a mistyped address (999.1.1.1), never a name. */
+export function isHostName(value: string): boolean {
+  return HOST_NAME.test(value) && !/^[\d.]+$/.test(value);
+}

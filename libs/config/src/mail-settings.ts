@@ -1,4 +1,5 @@
-import { EnvReader, SettingsError } from './env-reader';
+import { isIP } from 'node:net';
+import { EnvReader, isHostName, SettingsError } from './env-reader';
 
 /**
  * The reference's SASL choices (its `smtp_authentication`): `plain` and `login` send the password
@@ -85,13 +86,13 @@ export function readMailSettings(read: EnvReader): MailSettings {
 }
 
 function readSmtp(read: EnvReader): SmtpSettings | undefined {
-  const host = read.optional('PWP__MAIL__SMTP_ADDRESS', isHostName, 'must be a host name or IP address, without scheme or port');
+  const host = read.optional('PWP__MAIL__SMTP_ADDRESS', isHost, 'must be a host name or IP address, without scheme or port');
   if (host === undefined) return undefined;
   const port = read.int('PWP__MAIL__SMTP_PORT', 587, 1, 65535);
   return {
     host,
     port,
-    heloName: read.optional('PWP__MAIL__SMTP_DOMAIN', isHostName, 'must be a host name'),
+    heloName: read.optional('PWP__MAIL__SMTP_DOMAIN', isHost, 'must be a host name'),
     auth: readAuth(read),
     tls: readTls(read, port),
     verifyCertificate: VERIFY_MODES.get(read.oneOf('PWP__MAIL__SMTP_OPENSSL_VERIFY_MODE', 'peer', new Set(VERIFY_MODES.keys()))) ?? true,
@@ -135,8 +136,8 @@ const isOneLine = (value: string): boolean => !/[\r\n]/.test(value);
 const isAuthentication = (value: string): boolean => (SMTP_AUTHENTICATIONS as readonly string[]).includes(value.toLowerCase());
 
 /** A DNS name or an IP address (IPv6 without brackets): what a socket connects to, nothing more. */
-function isHostName(value: string): boolean {
-  return /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(value) || /^[0-9A-Fa-f:.]+$/.test(value);
+function isHost(value: string): boolean {
+  return isHostName(value) || isIP(value) !== 0;
 }
 
 /**
@@ -151,5 +152,5 @@ function isMailbox(value: string): boolean {
 
 function isHostAndPort(value: string): boolean {
   const [host, port, ...rest] = value.split(':');
-  return rest.length === 0 && isHostName(host ?? '') && (port === undefined || (/^\d{1,5}$/.test(port) && Number(port) <= 65535));
+  return rest.length === 0 && isHost(host ?? '') && (port === undefined || (/^\d{1,5}$/.test(port) && Number(port) <= 65535));
 }

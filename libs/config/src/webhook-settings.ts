@@ -1,4 +1,4 @@
-import { EnvReader, isCidr } from './env-reader';
+import { EnvReader, isCidr, isHostName } from './env-reader';
 
 /** Where webhooks may be delivered, and how long a receiver may take. */
 export interface WebhookSettings {
@@ -12,14 +12,6 @@ export interface WebhookSettings {
   allowedHosts: string[];
   /** The whole of one delivery attempt (DNS, connect, TLS, the answer): a slow receiver cannot hold the worker. */
   timeoutMs: number;
-}
-
-/** A DNS host name: dot-separated labels of letters, digits and inner hyphens. */
-const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
-/** Digits and dots only is a mistyped address (999.1.1.1), never a name a URL could carry. */
-function isHostName(value: string): boolean {
-  return HOST_NAME.test(value) && !/^[\d.]+$/.test(value);
 }
 
 export function readWebhookSettings(read: EnvReader): WebhookSettings {
