@@ -92,8 +92,14 @@ export class OwnerPagesController {
   }
 
   @Get('p/:url_token/expire')
-  async confirmExpiry(@Param('url_token') urlToken: string, @SessionUser() user: AuthenticatedUser | undefined, @Req() request: Request, @Res() response: Response): Promise<void> {
-    this.responder.send(request, response, await this.pages.confirmExpiry(urlToken, user));
+  async confirmExpiry(
+    @Param('url_token') urlToken: string,
+    @Client() client: ClientInfo,
+    @SessionUser() user: AuthenticatedUser | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    this.responder.send(request, response, await this.pages.confirmExpiry(urlToken, user, client));
   }
 
   @Post('p/:url_token/expire')

@@ -117,8 +117,8 @@ export class OwnerPages {
   /** GET /p/:token/audit: the owner's view of one push and its audit log; anyone else gets the neutral 404. */
   async audit(urlToken: string, user: AuthenticatedUser | undefined, page: number, client: ClientInfo): Promise<PageResult> {
     if (!user) return SIGN_IN;
-    const { logs } = await this.owned(() => this.pushes.auditLog(urlToken, page, user));
-    const push = await this.pushes.peek(urlToken, client);
+    const push = await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
+    const { logs } = await this.pushes.auditLog(urlToken, page, user);
     const words = remaining(push, this.clock.now());
     return {
       view: 'audit',
@@ -136,9 +136,9 @@ export class OwnerPages {
   }
 
   /** GET /p/:token/expire: "Expire now", asked once more, without needing JavaScript. */
-  async confirmExpiry(urlToken: string, user: AuthenticatedUser | undefined): Promise<PageResult> {
+  async confirmExpiry(urlToken: string, user: AuthenticatedUser | undefined, client: ClientInfo): Promise<PageResult> {
     if (!user) return SIGN_IN;
-    await this.owned(() => this.pushes.auditLog(urlToken, 1, user));
+    await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
     return { view: 'expire', title: text('expire.title'), data: { token: urlToken } };
   }
 
@@ -147,7 +147,7 @@ export class OwnerPages {
     this.session.checkCsrf(request);
     if (!user) return SIGN_IN;
     // Only the owner here: a viewer-deletable push is deleted by its viewers on the recipient's page.
-    await this.owned(() => this.pushes.auditLog(urlToken, 1, user));
+    await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
     await this.pushes.destroy(urlToken, undefined, client, user);
     return { redirect: `/p/${urlToken}/audit`, status: 303 };
   }

@@ -273,6 +273,13 @@ export class PushesService {
     return mapPush(await this.findActiveOrExpired(urlToken), this.clock.now(), this.baseUrl(client));
   }
 
+  /** The caller's own push as its owner sees it (name and note too); someone else's is a 403, as for its audit log. */
+  async ownedPush(urlToken: string, caller: AuthenticatedUser, client: ClientInfo): Promise<OwnedPushResponse> {
+    const push = await this.findActiveOrExpired(urlToken);
+    if (!isOwner(push, caller)) throw new ForbiddenError(NOT_YOURS);
+    return mapOwnedPush(push, this.decryptNote(push), this.clock.now(), this.baseUrl(client));
+  }
+
   async auditLog(urlToken: string, page: number, caller: AuthenticatedUser): Promise<AuditLogResponse> {
     const push = await this.repository.findByToken(urlToken);
     if (!push) throw new NotFoundError();
