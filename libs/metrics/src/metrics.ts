@@ -119,6 +119,8 @@ export class Metrics {
   });
 
   private readQueue?: () => Promise<NotificationQueue>;
+  /** The read under way: the two queue gauges, collected together, share it. */
+  private queueRead?: Promise<NotificationQueue | undefined>;
   private readonly queueDepth: Gauge = new Gauge({
     name: 'pwpush_notification_queue_depth',
     help: 'Notifications waiting: pending deliveries and events not yet dispatched into deliveries.',
@@ -126,7 +128,8 @@ export class Metrics {
     collect: async () => this.queueDepth.set((await this.queue())?.depth ?? 0),
   });
 
-  // Its own read: a registry collects its metrics concurrently, so one gauge cannot set another's value.
+  // Set by its own collect: a registry collects its metrics concurrently, so one gauge cannot set
+  // another's value; the two share one read of the queue (queue()).
   private readonly queueOldest: Gauge = new Gauge({
     name: 'pwpush_notification_queue_oldest_age_seconds',
     help: 'Age of the oldest waiting notification (0 when none wait).',
@@ -162,8 +165,9 @@ export class Metrics {
   }
 
   /** The queue now, or nothing (no worker here, or the database not answering: the gauges read 0). */
-  private async queue(): Promise<NotificationQueue | undefined> {
-    return this.readQueue?.().catch(() => undefined);
+  private queue(): Promise<NotificationQueue | undefined> {
+    this.queueRead ??= (this.readQueue?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => (this.queueRead = undefined));
+    return this.queueRead;
   }
 
   /** How pwpush_dependency_up learns the dependencies' states: the readiness checks (the CLI has none). */

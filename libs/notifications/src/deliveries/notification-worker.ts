@@ -36,6 +36,8 @@ const HISTORY_BATCH = 1000;
 @Injectable()
 export class NotificationWorker {
   private readonly logger = new Logger('Notifications');
+  /** How long an attempt holds its delivery (leaseOf). */
+  private readonly leaseMs: number;
 
   constructor(
     private readonly repository: DeliveriesRepository,
@@ -45,6 +47,7 @@ export class NotificationWorker {
     @InjectSettings() private readonly settings: Settings,
   ) {
     metrics.watchNotificationQueue(() => this.repository.queue(this.clock.now()));
+    this.leaseMs = leaseOf(settings);
   }
 
   /**
@@ -81,16 +84,6 @@ export class NotificationWorker {
       deleted += batch;
       if (batch < HISTORY_BATCH) return deleted;
     }
-  }
-
-  /**
-   * How long an attempt holds its delivery: twice the longest attempt the timeouts allow (a link
-   * mail sends to each recipient in turn), so no other replica retakes one still under way.
-   */
-  private get leaseMs(): number {
-    const { webhooks, mail } = this.settings;
-    const mailMs = mail.smtp ? MAX_RECIPIENTS * (mail.smtp.openTimeoutMs + mail.smtp.readTimeoutMs) : 0;
-    return Math.max(MIN_LEASE_MS, 2 * Math.max(webhooks.timeoutMs, mailMs));
   }
 
   private async dispatch(): Promise<number> {
@@ -143,4 +136,14 @@ export class NotificationWorker {
     const ceiling = Math.min(MAX_BACKOFF_MS, this.settings.notifications.backoffMs * 2 ** Math.min(attempts - 1, 20));
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
+}
+
+/**
+ * How long an attempt holds its delivery: twice the longest attempt the timeouts allow (a link
+ * mail sends to each recipient in turn), so no other replica retakes one still under way; at the
+ * least MIN_LEASE_MS.
+ */
+function leaseOf({ webhooks, mail }: Settings): number {
+  const mailMs = mail.smtp ? MAX_RECIPIENTS * (mail.smtp.openTimeoutMs + mail.smtp.readTimeoutMs) : 0;
+  return Math.max(MIN_LEASE_MS, 2 * Math.max(webhooks.timeoutMs, mailMs));
 }

@@ -42,7 +42,7 @@ export class WebhooksService {
       publicId,
       userId: owner.id,
       url: input.url.trim(),
-      events: eventBits([...new Set(input.events)]),
+      events: eventBits(input.events),
       description: input.description ?? null,
       secret: this.cipher.encrypt(secret, secretContext(publicId)),
       createdAt: now,
