@@ -15,9 +15,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { createApiToken } from './files';
-import { freePort, killAll, ProcessMonitor, progress, startServer } from './processes';
+import { freePort } from '../test/support/helpers';
+import { killAll, ProcessMonitor, progress, startServer } from './processes';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const SERVER_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
 const CLI_MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const MASTER_KEY = '62656e63682d6b65792d6e6f742d612d7365637265742d2d2d2d2d2d2d2d2d21';

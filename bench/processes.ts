@@ -1,20 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 
 /** Progress goes to stderr so that stdout carries only the results table. */
 export const progress = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs a command to completion with its output on our stderr; throws on a non-zero exit. */
 export async function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {

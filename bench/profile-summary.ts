@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
  * self time by package, self time by function, and inclusive time by function (each sample
  * counted once per function on its stack, so recursion does not inflate it).
  *
- *   node bench/.build/profile-summary.js <file.cpuprofile> [--top 30] [--match <substring>]
+ *   node bench/.build/bench/profile-summary.js <file.cpuprofile> [--top 30] [--match <substring>]
  */
 
 interface ProfileNode {

@@ -5,7 +5,8 @@ import { join, relative, resolve } from 'node:path';
 import { type BenchDatabases, createDatabases } from './databases';
 import { createApiToken, createSourceFile, type FileResult, measureFiles, type SourceFile } from './files';
 import { type BenchOptions, type Engine, parseOptions, type Target, USAGE, WEBHOOK_SCENARIO } from './options';
-import { freePort, killAll, progress, ProcessMonitor, runCommand, type ServerProcess, startServer } from './processes';
+import { freePort } from '../test/support/helpers';
+import { killAll, progress, ProcessMonitor, runCommand, type ServerProcess, startServer } from './processes';
 import { type Fixture, prefill } from './prefill';
 import { formatFileTable, formatPrefill, formatTable, type PrefillSummary, type ResultRow, type ServerSummary } from './report';
 import { type Load, loadsOf, measure, needsPrefill, PushPool, serviceOnly, webhookOwnerPool } from './scenarios';
@@ -17,8 +18,8 @@ import { type BenchReceiver, startBenchReceiver } from './webhook-receiver';
  * table on stdout and the full figures in bench/results/<timestamp>.json. See USAGE in options.ts.
  */
 
-// Compiled to bench/.build/, two levels below the repository root.
-const ROOT = resolve(__dirname, '..', '..');
+// Compiled to bench/.build/bench/ (with test/support/ beside it), three levels below the repository root.
+const ROOT = resolve(__dirname, '..', '..', '..');
 const distOf = (options: BenchOptions) => resolve(options.dist ?? join(ROOT, 'dist'));
 const serverMain = (dist: string) => join(dist, 'apps', 'api', 'src', 'main.js');
 const cliMain = (dist: string) => join(dist, 'apps', 'cli', 'src', 'main.js');

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createConnection, type Connection } from 'mysql2/promise';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const INSERT_CHUNK = 5_000;
 const ACTIVE_PUSHES = 1_000;

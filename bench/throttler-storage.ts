@@ -10,7 +10,7 @@ import { type ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttle
  * hits (the mean of the 1,000 hits leading up to each), the mean since the start, and, when run
  * with --expose-gc, the heap the counters retain.
  *
- *   npm run build && tsc -p bench/tsconfig.json && node --expose-gc bench/.build/throttler-storage.js
+ *   npm run build && tsc -p bench/tsconfig.json && node --expose-gc bench/.build/bench/throttler-storage.js
  *   (or, after npm run build: npx ts-node -T bench/throttler-storage.ts)
  */
 
@@ -20,7 +20,7 @@ const TTL = 60_000;
 const LIMIT = Number.MAX_SAFE_INTEGER;
 const KEY = 'throttle:one-busy-client';
 
-/** The repository root, whether this runs from bench/ (ts-node) or bench/.build/ (compiled). */
+/** The repository root, whether this runs from bench/ (ts-node) or bench/.build/bench/ (compiled). */
 function repositoryRoot(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(join(dir, 'package.json'))) return dir;
   throw new Error(`No package.json above ${__dirname}.`);

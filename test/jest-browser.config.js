@@ -4,7 +4,7 @@ const unit = require('../jest.config.js');
 module.exports = {
   ...unit,
   rootDir: '..',
-  roots: ['<rootDir>/test/browser'],
+  roots: ['<rootDir>/test'],
   testRegex: '\\.browser-spec\\.ts$',
   testTimeout: 60_000,
 };

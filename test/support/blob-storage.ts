@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Env, Settings } from '@app/config';
-import { freePort } from './server-process';
+import { freePort } from './helpers';
 
 /** Built by scripts/install-versitygw.sh (npm test and .ci/run call it). */
 const VERSITYGW = join(__dirname, '..', '..', '.cache', 'bin', 'versitygw');

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '@app/config';
-import { freePort } from './server-process';
+import { freePort } from './helpers';
 
 /**
  * A real SMTP server for the mail tests: Mailpit keeps every message it accepts and lists them over

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from './server-process';
+import { freePort } from './helpers';
 
 const SCRIPT = join(__dirname, 'oidc-provider-server.mjs');
 

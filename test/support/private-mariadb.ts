@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
-import { freePort } from './server-process';
+import { freePort } from './helpers';
 import type { TestDatabase } from './test-database';
 
 const run = promisify(execFile);

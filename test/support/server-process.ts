@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './helpers';
 
 const ROOT = join(__dirname, '..', '..');
 export const SERVER_MAIN = join(ROOT, 'dist', 'apps', 'api', 'src', 'main.js');
@@ -10,17 +10,6 @@ export const CLI_MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 
 export function requireBuild(): void {
   if (!existsSync(SERVER_MAIN) || !existsSync(CLI_MAIN)) throw new Error('Build first: npm run build (npm test does it).');
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The environment a child process gets: only what the test says, plus PATH. */

@@ -75,7 +75,7 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
 /**
  * A data source whose driver reads the entities' column types as the migrations create them on
  * its engine (ENTITY_COLUMN_TYPES): the entities then describe the migrated schema exactly on
- * every engine, which test/schema.e2e-spec.ts checks.
+ * every engine, which test/database/schema.e2e-spec.ts checks.
  */
 export function createDataSource(options: DataSourceOptions): DataSource {
   const dataSource = new DataSource(options);

@@ -2,7 +2,7 @@ import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeo
 import type { PushKind } from '@app/config';
 import { epochMillis } from '@app/database';
 
-/** Indexes and foreign keys as the migrations create them (test/schema.e2e-spec.ts holds the two together). */
+/** Indexes and foreign keys as the migrations create them (test/database/schema.e2e-spec.ts holds the two together). */
 @Entity({ name: 'pushes' })
 @Index('ux_pushes_url_token', ['urlToken'], { unique: true })
 @Index('ix_pushes_expired_expires_at', ['expired', 'expiresAt'])

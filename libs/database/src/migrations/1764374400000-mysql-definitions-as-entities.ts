@@ -20,7 +20,7 @@ const BOOLEANS = [
 
 /**
  * On MySQL, the schema as TypeORM defines it from the entities, so that the two agree exactly
- * (test/schema.e2e-spec.ts) as they do on SQLite and PostgreSQL. Nothing changes in behaviour:
+ * (test/database/schema.e2e-spec.ts) as they do on SQLite and PostgreSQL. Nothing changes in behaviour:
  * - booleans become TINYINT rather than BOOLEAN's TINYINT(1) (a display width only; instant on
  *   MariaDB);
  * - foreign keys say ON UPDATE NO ACTION rather than leaving it to the server (InnoDB's default

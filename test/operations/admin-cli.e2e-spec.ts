@@ -1,0 +1,210 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionsService, UsersService } from '@app/auth';
+import { client } from '../support/http';
+import { freePort } from '../support/helpers';
+import { CLI_MAIN, runNode } from '../support/server-process';
+import { startTestApp, TEST_MASTER_KEY, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+describe('administration CLI', () => {
+  let database: TestDatabase;
+  let app: TestApp | undefined;
+  let env: Record<string, string>;
+
+  const cli = (...args: string[]) => runNode(CLI_MAIN, args, env);
+  const json = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const status = async (token: string) => (await client(app!.baseUrl).get('/api/v2/pushes/active', { authorization: `Bearer ${token}` })).status;
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-cli-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    await database.drop();
+  });
+
+  it('creates a user and prints exactly one JSON object with a working token', async () => {
+    const created = await cli('users:create', '--email', 'Ops@Example.com', '--password', 'correct horse');
+    expect(created.code).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    const [body] = json(created.stdout);
+    expect(Object.keys(body).sort()).toEqual(['api_token', 'email']);
+    expect(body.email).toBe('ops@example.com');
+
+    app = await startTestApp({}, database);
+    expect(await status(body.api_token as string)).toBe(200);
+    const [user] = await app.query('SELECT password_hash FROM users');
+    expect(user.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('sets and resets a password with users:password, read from standard input', async () => {
+    await cli('users:create', '--email', 'pw@example.com');
+    const set = await runNode(CLI_MAIN, ['users:password', '--email', 'PW@example.com'], env, { input: 'first password\n' });
+    expect([set.code, json(set.stdout)]).toEqual([0, [{ email: 'pw@example.com', password: 'set' }]]);
+    expect(set.stdout + set.stderr).not.toContain('first password');
+    app = await startTestApp({}, database);
+    const users = app.service(UsersService);
+    expect(await users.checkPassword('pw@example.com', 'first password')).toMatchObject({ email: 'pw@example.com' });
+    await runNode(CLI_MAIN, ['users:password', '--email', 'pw@example.com'], env, { input: 'second password' });
+    expect(await users.checkPassword('pw@example.com', 'first password')).toBeNull();
+    expect(await users.checkPassword('pw@example.com', 'second password')).toMatchObject({ email: 'pw@example.com' });
+
+    const short = await runNode(CLI_MAIN, ['users:password', '--email', 'pw@example.com'], env, { input: 'short' });
+    expect([short.code, short.stderr.trim()]).toEqual([2, 'The password must have at least 8 characters.']);
+    const unknown = await runNode(CLI_MAIN, ['users:password', '--email', 'nobody@example.com'], env, { input: 'long enough' });
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'No user with the email nobody@example.com.']);
+  });
+
+  it('rotates with users:token, lists without secrets, and revokes', async () => {
+    const [first] = json((await cli('users:create', '--email', 'a@example.com')).stdout);
+    const issued = await cli('users:token', '--email', 'a@example.com');
+    expect(issued.code).toBe(0);
+    const [second] = json(issued.stdout);
+    expect(second.api_token).not.toEqual(first.api_token);
+    const [named] = json((await cli('users:token', '--email', 'a@example.com', '--name', 'ci')).stdout);
+    await cli('users:create', '--email', 'b@example.com');
+
+    const listed = await cli('users:list');
+    expect(listed.code).toBe(0);
+    const users = json(listed.stdout);
+    expect(users.map((u) => [u.email, u.tokens])).toEqual([
+      ['a@example.com', 2],
+      ['b@example.com', 1],
+    ]);
+    for (const secret of [first.api_token, second.api_token, named.api_token]) expect(listed.stdout).not.toContain(String(secret));
+    expect(listed.stdout).not.toMatch(/hash|token"/);
+
+    app = await startTestApp({}, database);
+    expect([await status(first.api_token as string), await status(second.api_token as string), await status(named.api_token as string)]).toEqual([401, 200, 200]);
+    await app.close();
+    app = undefined;
+
+    const revoked = await cli('users:revoke-tokens', '--email', 'a@example.com');
+    expect(json(revoked.stdout)).toEqual([{ email: 'a@example.com', revoked: 2 }]);
+    app = await startTestApp({}, database);
+    expect(await status(second.api_token as string)).toBe(401);
+  });
+
+  it('disables a user: their sessions and tokens end at once, sign-in is refused, the list says so; enable lets them sign in again', async () => {
+    const [user] = json((await cli('users:create', '--email', 'leaver@example.com', '--password', 'a long password')).stdout);
+    const [expiring] = json((await cli('users:token', '--email', 'leaver@example.com', '--name', 'ci', '--expires-in-days', '30')).stdout);
+    await cli('users:create', '--email', 'stays@example.com');
+    app = await startTestApp({}, database);
+    expect([await status(user.api_token as string), await status(expiring.api_token as string)]).toEqual([200, 200]);
+    const session = await app.service(SessionsService).start(await app.service(UsersService).find('leaver@example.com'));
+    expect(await app.service(SessionsService).userOf(session)).not.toBeNull();
+
+    const disabled = await cli('users:disable', '--email', 'LEAVER@example.com');
+    expect([disabled.code, json(disabled.stdout)]).toEqual([0, [{ email: 'leaver@example.com', sessions_ended: 1, tokens_revoked: 2, disabled: true }]]);
+    expect([await status(user.api_token as string), await status(expiring.api_token as string)]).toEqual([401, 401]);
+    expect(await app.service(SessionsService).userOf(session)).toBeNull();
+    const listed = json((await cli('users:list')).stdout);
+    expect(listed.map((u) => [u.email, u.sign_in, u.disabled, u.tokens])).toEqual([
+      ['leaver@example.com', ['password'], true, 0],
+      ['stays@example.com', [], false, 1],
+    ]);
+
+    // A token issued after the fact still does not work while the user is disabled.
+    const [late] = json((await cli('users:token', '--email', 'leaver@example.com')).stdout);
+    expect(await status(late.api_token as string)).toBe(401);
+    expect(json((await cli('users:enable', '--email', 'leaver@example.com')).stdout)).toEqual([{ email: 'leaver@example.com', disabled: false }]);
+    expect(await status(late.api_token as string)).toBe(200);
+
+    const refused = await cli('users:token', '--email', 'leaver@example.com', '--expires-in-days', '7');
+    expect([refused.code, refused.stderr.trim()]).toEqual([2, 'A token expires after 30, 90, 365 days, or never.']);
+    const unknown = await cli('users:disable', '--email', 'nobody@example.com');
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'No user with the email nobody@example.com.']);
+  });
+
+  it('deletes a user: expires their active pushes and removes their tokens', async () => {
+    const [user] = json((await cli('users:create', '--email', 'leaver@example.com')).stdout);
+    app = await startTestApp({}, database);
+    const api = client(app.baseUrl);
+    const push = await api.createPush({ payload: 'theirs' }, { authorization: `Bearer ${String(user.api_token)}` });
+    await app.close();
+    app = undefined;
+
+    const deleted = await cli('users:delete', '--email', 'leaver@example.com');
+    expect(deleted.code).toBe(0);
+    expect(json(deleted.stdout)).toEqual([{ email: 'leaver@example.com', deleted: true, expired_pushes: 1 }]);
+
+    app = await startTestApp({}, database);
+    expect(await status(user.api_token as string)).toBe(401);
+    expect((await client(app.baseUrl).get(`/api/v2/pushes/${push.url_token}`)).body).toMatchObject({ expired: true, payload: null });
+  });
+
+  it.each([
+    [['users:create', '--email', 'dup@example.com'], 'already exists'],
+    [['users:token', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
+    [['users:delete', '--email', 'nobody@example.com'], 'No user'],
+    [['users:create', '--email', 'not-an-email'], 'not a valid email'],
+    [['users:create'], 'needs --email'],
+    [['users:create', '--email'], 'users:create: --email needs a value'],
+    [['users:create', '--email', '--password', 'long enough'], 'users:create: --email needs a value'],
+    [['users:create', '--email', 'x@example.com', '--admin', 'yes'], 'users:create does not take --admin'],
+    [['users:create', '--email', 'x@example.com', 'stray'], 'unexpected argument "stray"'],
+    [['users:create', '--email=x@example.com', '--email', 'y@example.com'], 'users:create: --email is given more than once'],
+    [['users:token', '--email', 'dup@example.com', '--name', 'a', '--name=b'], 'users:token: --name is given more than once'],
+    [['users:list', '--help=yes'], 'users:list: --help takes no value'],
+    [['users:create', '--email', 'y@example.com', '--password', 'short'], 'at least 8 characters'],
+    [['users:frobnicate'], 'Unknown command "users:frobnicate".\nUsage'],
+    [[], 'No command given.\nUsage'],
+  ])('fails clearly for %j', async (args, message) => {
+    await cli('users:create', '--email', 'dup@example.com');
+    const result = await cli(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    // Nothing was done: the one user is the one created above, with its one token.
+    expect(json((await cli('users:list')).stdout).map((u) => [u.email, u.tokens])).toEqual([['dup@example.com', 1]]);
+  });
+
+  it('takes --flag=value as well as --flag value', async () => {
+    const created = await cli('users:create', '--email=eq@example.com', '--password=with=signs in it');
+    expect(created.code).toBe(0);
+    expect(json(created.stdout)[0].email).toBe('eq@example.com');
+    app = await startTestApp({}, database);
+    expect(await app.service(UsersService).checkPassword('eq@example.com', 'with=signs in it')).toMatchObject({ email: 'eq@example.com' });
+  });
+
+  it('prints help on stdout with exit code 0: the commands, and each command\'s options', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const overview = await cli(...args);
+      expect([overview.code, overview.stderr]).toEqual([0, '']);
+      expect(overview.stdout).toMatch(/^Usage: cli <command> \[options\]\n/);
+      for (const command of ['migrations:run', 'expiry:sweep', 'users:create', 'users:password', 'users:token', 'users:revoke-tokens', 'users:disable', 'users:enable', 'users:list', 'users:delete']) {
+        expect(overview.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+      }
+    }
+    const create = await cli('users:create', '--help');
+    expect([create.code, create.stderr]).toEqual([0, '']);
+    expect(create.stdout).toMatch(/^Usage: cli users:create --email <email> \[--password <password>\]\n/);
+    expect(create.stdout).toMatch(/^ {2}--email <email> +the user's email address \(required\)$/m);
+    expect(create.stdout).toMatch(/^ {2}-h, --help +show this help$/m);
+    // Help comes first: neither the missing --email nor the database is looked at.
+    const token = await runNode(CLI_MAIN, ['users:token', '-h'], { DATABASE_URL: 'mysql://root@127.0.0.1:1/none' });
+    expect([token.code, token.stdout]).toEqual([0, expect.stringMatching(/^Usage: cli users:token --email <email> \[--name <name>\] \[--expires-in-days <days>\]\n/)]);
+  });
+
+  it('reads a .env in its working directory, the environment winning over it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'pwpush-cli-cwd-'));
+    writeFileSync(join(cwd, '.env'), `DATABASE_URL=${database.url}\nPWPUSH_MASTER_KEY=${TEST_MASTER_KEY}\nDATA_DIR=${env.DATA_DIR}\n`);
+    const created = await runNode(CLI_MAIN, ['users:create', '--email', 'dotenv@example.com'], {}, { cwd });
+    expect(created.code).toBe(0);
+    expect(json((await cli('users:list')).stdout).map((u) => u.email)).toEqual(['dotenv@example.com']);
+    const overridden = await runNode(CLI_MAIN, ['users:list'], { DATABASE_URL: `mysql://root@127.0.0.1:${await freePort()}/elsewhere` }, { cwd });
+    expect(overridden.code).toBe(1);
+  });
+
+  it('says in one line why it cannot reach the database, with exit code 1', async () => {
+    const port = await freePort();
+    const result = await runNode(CLI_MAIN, ['users:list'], { ...env, DATABASE_URL: `mysql://root:Hunter2-Secret@127.0.0.1:${port}/pwpush` });
+    expect([result.code, result.stdout]).toEqual([1, '']);
+    expect(result.stderr).toBe(`Cannot connect to the MySQL database at 127.0.0.1:${port} (ECONNREFUSED): nothing accepts connections on that host and port. Check DATABASE_URL.\n`);
+  });
+});

@@ -1,0 +1,99 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client } from '../support/http';
+import { CLI_MAIN, runNode, startServer } from '../support/server-process';
+import { TEST_MASTER_KEY } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+/**
+ * Everything the built server writes, at LOG_LEVEL=debug, through a whole session that touches
+ * each secret in each place it can travel (body, query, headers, paths), must contain none of them.
+ */
+describe('logs of a full session', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('never contain a payload, note, passphrase, API token or url_token', async () => {
+    const secrets = {
+      payload: 'Payload-5f2a-Pangolin',
+      note: 'Note-8c3d-Okapi',
+      passphrase: 'Pass-1e9b-Capybara',
+      wrongPassphrase: 'Wrong-6d4f-Tarsier',
+      formPayload: 'Form-3a7c-Numbat',
+      malformed: 'Malformed-2b8e-Quoll',
+      invalid: 'Invalid-9f1d-Dugong',
+      bogusToken: 'Bogus-4e6a-Saiga',
+      filename: 'Filename-7b2c-Pudu.txt',
+      fileContent: 'FileContent-0d5e-Markhor',
+    };
+    const env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-logs-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+    const created = await runNode(CLI_MAIN, ['users:create', '--email', 'logs@example.com'], env);
+    const apiToken = (JSON.parse(created.stdout) as { api_token: string }).api_token;
+    const server = await startServer({ ...env, LOG_LEVEL: 'debug' });
+    const api = client(server.url);
+    const bearer = { authorization: `Bearer ${apiToken}` };
+
+    const push = await api.createPush({ payload: secrets.payload, note: secrets.note, passphrase: secrets.passphrase, name: 'n' }, bearer);
+    const urlToken = push.url_token;
+    const path = `/api/v2/pushes/${urlToken}`;
+    const answers = [
+      await api.get('/api/v2/pushes/active', bearer),
+      await api.get(`/api/v2/pushes/active?access_token=${apiToken}`),
+      await api.get('/api/v2/pushes/expired', { 'x-user-email': 'logs@example.com', 'x-user-token': apiToken }),
+      await api.get(`${path}/audit`, bearer),
+      await api.get(`${path}?passphrase=${secrets.wrongPassphrase}`),
+      await api.get(path, { 'x-passphrase': secrets.wrongPassphrase }),
+      await api.get(`${path}?passphrase=${secrets.passphrase}`),
+      await api.get(path, { 'x-passphrase': secrets.passphrase, 'x-request-id': 'trace-logs-1' }),
+      await api.get(`${path}?passphrase=${secrets.passphrase}&passphrase=${secrets.wrongPassphrase}`),
+      await api.get(`${path}/preview`),
+      await api.get('/api/v2/pushes/active', { authorization: `Bearer ${secrets.bogusToken}` }),
+      await api.raw('POST', '/api/v2/pushes', { body: `{"push":{"payload":"${secrets.malformed}"`, headers: { 'content-type': 'application/json' } }),
+      await api.raw('POST', '/api/v2/pushes', { body: `push[payload]=${secrets.formPayload}&push[note]=${secrets.note}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await api.post('/api/v2/pushes', { push: { payload: secrets.invalid, expire_after_days: 1000, passphrase: secrets.passphrase } }),
+      await api.post('/api/v2/pushes', { push: { payload: secrets.invalid, kind: 'file' } }),
+      await api.delete(`${path}?passphrase=${secrets.passphrase}`, bearer),
+      await api.get(path, bearer),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 401, 401, 200, 200, 400, 200, 401, 400, 201, 422, 401, 200, 200]);
+
+    // A file push: its name and bytes, its token and its download link.
+    const upload = new FormData();
+    upload.append('push[files][]', new Blob([secrets.fileContent]), secrets.filename);
+    const filePush = (await (await fetch(`${server.url}/api/v2/pushes`, { method: "POST", body: upload, headers: bearer })).json()) as { url_token: string };
+    const [file] = (await api.get(`/api/v2/pushes/${filePush.url_token}`)).body.files as { url: string }[];
+    expect(await (await fetch(file.url)).text()).toBe(secrets.fileContent);
+    const link = file.url.split('/').pop()!;
+
+    // The recipient's page: the passphrase travels in form bodies only.
+    const pagePush = await api.createPush({ payload: secrets.payload, passphrase: secrets.passphrase });
+    const pageUrl = `${server.url}/p/${pagePush.url_token}`;
+    const form = await fetch(`${pageUrl}/r`);
+    const cookie = form.headers.getSetCookie()[0].split(';')[0];
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+    const post = (passphrase: string) =>
+      fetch(`${pageUrl}/access`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, passphrase }) });
+    expect((await post(secrets.wrongPassphrase)).status).toBe(401);
+    const revealed = await post(secrets.passphrase);
+    expect([revealed.status, await revealed.text()]).toEqual([200, expect.stringContaining(secrets.payload)]);
+    expect(await server.stop()).toBe(0);
+
+    const output = server.output();
+    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link, pagePush.url_token, csrf]) {
+      expect(output).not.toContain(secret);
+    }
+    const lines = output.trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    const requests = lines.map((line) => JSON.parse(line) as { req?: { id: string; url: string } }).filter((entry) => entry.req);
+    expect(requests.length).toBeGreaterThanOrEqual(15);
+    expect(requests.map((entry) => entry.req!.id)).toContain('trace-logs-1');
+    expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/audit');
+    expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/files/:link');
+    expect(requests.map((entry) => entry.req!.url)).toContain('/p/:url_token/access');
+  });
+});
