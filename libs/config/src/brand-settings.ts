@@ -1,4 +1,5 @@
-import { EnvReader, isHttpUrl } from './env-reader';
+import { isHttpUrl, Reader } from './env-reader';
+import { flag, group, text } from './setting';
 
 /** The instance's name and look on every page, with the reference's PWP__BRAND__* names. */
 export interface BrandSettings {
@@ -20,18 +21,52 @@ export interface BrandSettings {
 
 export const DEFAULT_BRAND_TITLE = 'pwpush-api';
 
-const P = 'PWP__BRAND__';
-const LOGO_EXPECTATION = 'must be a path on this host starting with / or an absolute http(s) URL';
-const isLogoLocation = (value: string): boolean => (value.startsWith('/') && !value.startsWith('//') && !/\s/.test(value)) || isHttpUrl(value);
+const isLogoLocation = (value: string): boolean =>
+  (value.startsWith('/') && !value.startsWith('//') && !/\s/.test(value)) || isHttpUrl(value);
+const LOGO = {
+  check: { valid: isLogoLocation, expectation: 'must be a path on this host starting with / or an absolute http(s) URL' },
+  unset: 'the other logo, or none',
+};
 
-export function readBrandSettings(read: EnvReader): BrandSettings {
-  const lightLogo = read.optional(`${P}LIGHT_LOGO`, isLogoLocation, LOGO_EXPECTATION);
-  const darkLogo = read.optional(`${P}DARK_LOGO`, isLogoLocation, LOGO_EXPECTATION);
+export const BRAND = group({
+  title: 'Brand',
+  intro: "The reference's names.",
+  settings: {
+    title: text({
+      name: 'PWP__BRAND__TITLE',
+      default: DEFAULT_BRAND_TITLE,
+      meaning: "The instance's name in every page's header and title.",
+    }),
+    tagline: text({ name: 'PWP__BRAND__TAGLINE', unset: 'none', meaning: 'A line under the title.' }),
+    disclaimer: text({ name: 'PWP__BRAND__DISCLAIMER', unset: 'none', meaning: 'A short text in the footer of every page.' }),
+    showFooterMenu: flag({
+      name: 'PWP__BRAND__SHOW_FOOTER_MENU',
+      default: true,
+      meaning: "The footer's links (push a secret, your pushes, API tokens).",
+    }),
+    lightLogo: text({
+      name: 'PWP__BRAND__LIGHT_LOGO',
+      ...LOGO,
+      meaning:
+        "The logo for a light colour scheme: a path on this host (/...) or an http(s) URL, whose origin the pages' Content-Security-Policy then allows for images.",
+    }),
+    darkLogo: text({
+      name: 'PWP__BRAND__DARK_LOGO',
+      ...LOGO,
+      meaning: 'The logo for a dark colour scheme, likewise; one logo alone serves both.',
+    }),
+  },
+});
+
+export function readBrandSettings(read: Reader): BrandSettings {
+  const s = BRAND.settings;
+  const lightLogo = read(s.lightLogo);
+  const darkLogo = read(s.darkLogo);
   return {
-    title: read.string(`${P}TITLE`, DEFAULT_BRAND_TITLE),
-    tagline: read.optionalString(`${P}TAGLINE`),
-    disclaimer: read.optionalString(`${P}DISCLAIMER`),
-    showFooterMenu: read.bool(`${P}SHOW_FOOTER_MENU`, true),
+    title: read(s.title),
+    tagline: read(s.tagline),
+    disclaimer: read(s.disclaimer),
+    showFooterMenu: read(s.showFooterMenu),
     lightLogo: lightLogo ?? darkLogo,
     darkLogo: darkLogo ?? lightLogo,
   };

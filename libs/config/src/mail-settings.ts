@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { EnvReader, isHostName, SettingsError } from './env-reader';
+import { isHostName, Reader, SettingsError } from './env-reader';
+import { choice, flag, group, integer, text } from './setting';
 
 /**
  * The reference's SASL choices (its `smtp_authentication`): `plain` and `login` send the password
@@ -64,40 +65,146 @@ const VERIFY_MODES = new Map([
   ['1', true],
 ]);
 const IMPLICIT_TLS_PORT = 465;
+const ONE_LINE = { valid: (value: string) => !/[\r\n]/.test(value), expectation: 'must be one line' };
+const TIMEOUT = { default: 10, min: 1, max: 300, unit: 'seconds' };
 
 /**
  * The mail settings under the reference's names (PWP__MAIL__* and PWP__NOTIFY_BY_EMAIL__*), so a
- * deployment's mail configuration carries over. Without PWP__MAIL__SMTP_ADDRESS no mail is sent.
+ * deployment's mail configuration carries over.
  */
-export function readMailSettings(read: EnvReader): MailSettings {
+export const MAIL = group({
+  title: 'Mail',
+  intro:
+    "The reference's names, so its mail configuration carries over. Without PWP__MAIL__SMTP_ADDRESS no mail is sent " +
+    '(and notify_emails_to is refused with "are not available"); the other PWP__MAIL__ settings are read only with it.',
+  settings: {
+    smtpAddress: text({
+      name: 'PWP__MAIL__SMTP_ADDRESS',
+      check: { valid: isHost, expectation: 'must be a host name or IP address, without scheme or port' },
+      unset: 'no mail',
+      meaning: 'The SMTP server: a host name or IP address, no scheme or port.',
+    }),
+    smtpPort: integer({
+      name: 'PWP__MAIL__SMTP_PORT',
+      default: 587,
+      min: 1,
+      max: 65535,
+      meaning: '587 (submission, STARTTLS), 465 (TLS from the first byte) or 25.',
+    }),
+    sender: text({
+      name: 'PWP__MAIL__MAILER_SENDER',
+      check: {
+        valid: isMailbox,
+        expectation: 'must be an email address, optionally with a display name: "Password Pusher" <pwpush@example.com>',
+      },
+      unset: 'none; required with PWP__MAIL__SMTP_ADDRESS',
+      meaning: 'The From of every mail: an address, optionally with a name: "Password Pusher" <pwpush@example.com>.',
+    }),
+    userName: text({
+      name: 'PWP__MAIL__SMTP_USER_NAME',
+      check: ONE_LINE,
+      unset: 'no sign-in',
+      meaning: 'The sign-in, when the server wants one: set both it and the password, or neither.',
+    }),
+    password: text({
+      name: 'PWP__MAIL__SMTP_PASSWORD',
+      secret: true,
+      check: ONE_LINE,
+      unset: 'no sign-in',
+      meaning: "The sign-in's password.",
+    }),
+    authentication: choice({
+      name: 'PWP__MAIL__SMTP_AUTHENTICATION',
+      values: SMTP_AUTHENTICATIONS,
+      unset: "the server's offer decides",
+      meaning:
+        'How to sign in: plain and login send the password (inside TLS when it is on), cram_md5 answers a challenge; ignored without credentials.',
+    }),
+    starttls: flag({ name: 'PWP__MAIL__SMTP_STARTTLS', default: false, meaning: 'true: upgrade with STARTTLS or send nothing.' }),
+    enableStarttlsAuto: flag({
+      name: 'PWP__MAIL__SMTP_ENABLE_STARTTLS_AUTO',
+      default: true,
+      meaning: 'Upgrade with STARTTLS when the server offers it; false: never.',
+    }),
+    tls: flag({ name: 'PWP__MAIL__SMTP_TLS', unset: 'true on port 465, false otherwise', meaning: 'TLS from the first byte (SMTPS).' }),
+    opensslVerifyMode: choice({
+      name: 'PWP__MAIL__SMTP_OPENSSL_VERIFY_MODE',
+      values: [...VERIFY_MODES.keys()],
+      default: 'peer',
+      meaning: "peer checks the server's certificate; none accepts any (e.g. self-signed: the connection can then be intercepted).",
+    }),
+    domain: text({
+      name: 'PWP__MAIL__SMTP_DOMAIN',
+      check: { valid: isHost, expectation: 'must be a host name' },
+      unset: "this machine's host name",
+      meaning: 'The name given in EHLO.',
+    }),
+    openTimeout: integer({
+      name: 'PWP__MAIL__SMTP_OPEN_TIMEOUT',
+      ...TIMEOUT,
+      meaning: "How long opening the connection may take, up to the server's greeting, before a send fails (and is retried later).",
+    }),
+    readTimeout: integer({
+      name: 'PWP__MAIL__SMTP_READ_TIMEOUT',
+      ...TIMEOUT,
+      meaning: 'How long the server may then stay silent before a send fails (and is retried later).',
+    }),
+    hostDomain: text({
+      name: 'PWP__HOST_DOMAIN',
+      check: { valid: isHostAndPort, expectation: 'must be a host name, optionally with :port, without scheme or path' },
+      unset: "the API's own links",
+      meaning: 'The host (and :port) the links in mails name, as in the reference.',
+    }),
+    hostProtocol: choice({
+      name: 'PWP__HOST_PROTOCOL',
+      values: ['https', 'http'],
+      default: 'https',
+      meaning: 'The scheme of the links in mails, with PWP__HOST_DOMAIN.',
+    }),
+    notifyByEmail: flag({
+      name: 'PWP__NOTIFY_BY_EMAIL__ENABLED',
+      default: true,
+      meaning: "Recipients' mails (notify_emails_to): false refuses them even with SMTP configured.",
+    }),
+    dailyLimit: integer({
+      name: 'PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT',
+      default: 500,
+      min: 0,
+      max: 1_000_000,
+      meaning: "Most recipients' mails one user may cause a day, over all their pushes; 0 blocks them all.",
+    }),
+  },
+});
+const M = MAIL.settings;
+
+export function readMailSettings(read: Reader): MailSettings {
   const smtp = readSmtp(read);
-  const sender = read.optional('PWP__MAIL__MAILER_SENDER', isMailbox, 'must be an email address, optionally with a display name: "Password Pusher" <pwpush@example.com>');
+  const sender = read(M.sender);
   if (smtp && sender === undefined) {
-    throw new SettingsError('Invalid setting PWP__MAIL__MAILER_SENDER: required when PWP__MAIL__SMTP_ADDRESS is set (the From of every mail, e.g. "Password Pusher" <pwpush@example.com>).');
+    throw new SettingsError(
+      'Invalid setting PWP__MAIL__MAILER_SENDER: required when PWP__MAIL__SMTP_ADDRESS is set (the From of every mail, e.g. "Password Pusher" <pwpush@example.com>).',
+    );
   }
-  const notifyByEmail = {
-    enabled: read.bool('PWP__NOTIFY_BY_EMAIL__ENABLED', true),
-    dailyLimit: read.int('PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT', 500, 0, 1_000_000),
-  };
-  const hostDomain = read.optional('PWP__HOST_DOMAIN', isHostAndPort, 'must be a host name, optionally with :port, without scheme or path');
-  const protocol = read.oneOf('PWP__HOST_PROTOCOL', 'https', new Set(['https', 'http']));
+  const notifyByEmail = { enabled: read(M.notifyByEmail), dailyLimit: read(M.dailyLimit) };
+  const hostDomain = read(M.hostDomain);
+  const protocol = read(M.hostProtocol);
   const linkBaseUrl = hostDomain === undefined ? undefined : `${protocol}://${hostDomain}`;
   return { smtp, sender, notifyByEmail, emailAvailable: smtp !== undefined && notifyByEmail.enabled, linkBaseUrl };
 }
 
-function readSmtp(read: EnvReader): SmtpSettings | undefined {
-  const host = read.optional('PWP__MAIL__SMTP_ADDRESS', isHost, 'must be a host name or IP address, without scheme or port');
+function readSmtp(read: Reader): SmtpSettings | undefined {
+  const host = read(M.smtpAddress);
   if (host === undefined) return undefined;
-  const port = read.int('PWP__MAIL__SMTP_PORT', 587, 1, 65535);
+  const port = read(M.smtpPort);
   return {
     host,
     port,
-    heloName: read.optional('PWP__MAIL__SMTP_DOMAIN', isHost, 'must be a host name'),
+    heloName: read(M.domain),
     auth: readAuth(read),
     tls: readTls(read, port),
-    verifyCertificate: VERIFY_MODES.get(read.oneOf('PWP__MAIL__SMTP_OPENSSL_VERIFY_MODE', 'peer', new Set(VERIFY_MODES.keys()))) ?? true,
-    openTimeoutMs: read.int('PWP__MAIL__SMTP_OPEN_TIMEOUT', 10, 1, 300) * SECOND_MS,
-    readTimeoutMs: read.int('PWP__MAIL__SMTP_READ_TIMEOUT', 10, 1, 300) * SECOND_MS,
+    verifyCertificate: VERIFY_MODES.get(read(M.opensslVerifyMode)) ?? true,
+    openTimeoutMs: read(M.openTimeout) * SECOND_MS,
+    readTimeoutMs: read(M.readTimeout) * SECOND_MS,
   };
 }
 
@@ -105,15 +212,17 @@ function readSmtp(read: EnvReader): SmtpSettings | undefined {
  * A user name and a password together, or neither. PWP__MAIL__SMTP_AUTHENTICATION alone is
  * ignored, as the reference ignores it without credentials; unset, the server's offer decides.
  */
-function readAuth(read: EnvReader): SmtpSettings['auth'] {
-  const user = read.optional('PWP__MAIL__SMTP_USER_NAME', isOneLine, 'must be one line');
-  const password = read.optional('PWP__MAIL__SMTP_PASSWORD', isOneLine, 'must be one line');
-  const method = read.optional('PWP__MAIL__SMTP_AUTHENTICATION', isAuthentication, `must be one of ${SMTP_AUTHENTICATIONS.join(', ')}`);
+function readAuth(read: Reader): SmtpSettings['auth'] {
+  const user = read(M.userName);
+  const password = read(M.password);
+  const method = read(M.authentication);
   if ((user === undefined) !== (password === undefined)) {
-    throw new SettingsError('Invalid setting PWP__MAIL__SMTP_PASSWORD: set both PWP__MAIL__SMTP_USER_NAME and PWP__MAIL__SMTP_PASSWORD, or neither.');
+    throw new SettingsError(
+      'Invalid setting PWP__MAIL__SMTP_PASSWORD: set both PWP__MAIL__SMTP_USER_NAME and PWP__MAIL__SMTP_PASSWORD, or neither.',
+    );
   }
   if (user === undefined || password === undefined) return undefined;
-  return { user, password, method: method?.toLowerCase() as SmtpAuthentication | undefined };
+  return { user, password, method };
 }
 
 /**
@@ -121,19 +230,18 @@ function readAuth(read: EnvReader): SmtpSettings['auth'] {
  * reference cannot do), else the reference's STARTTLS pair: SMTP_STARTTLS requires it,
  * SMTP_ENABLE_STARTTLS_AUTO (default true) uses it when the server offers it.
  */
-function readTls(read: EnvReader, port: number): SmtpTls {
-  const implicit = read.bool('PWP__MAIL__SMTP_TLS', port === IMPLICIT_TLS_PORT);
-  const startTlsRequired = read.bool('PWP__MAIL__SMTP_STARTTLS', false);
+function readTls(read: Reader, port: number): SmtpTls {
+  const implicit = read(M.tls) ?? port === IMPLICIT_TLS_PORT;
+  const startTlsRequired = read(M.starttls);
   if (implicit && startTlsRequired) {
-    throw new SettingsError('Invalid setting PWP__MAIL__SMTP_STARTTLS: TLS from the first byte (PWP__MAIL__SMTP_TLS, or port 465) leaves nothing to upgrade; set one of them.');
+    throw new SettingsError(
+      'Invalid setting PWP__MAIL__SMTP_STARTTLS: TLS from the first byte (PWP__MAIL__SMTP_TLS, or port 465) leaves nothing to upgrade; set one of them.',
+    );
   }
   if (implicit) return 'implicit';
   if (startTlsRequired) return 'starttls-required';
-  return read.bool('PWP__MAIL__SMTP_ENABLE_STARTTLS_AUTO', true) ? 'starttls-when-offered' : 'none';
+  return read(M.enableStarttlsAuto) ? 'starttls-when-offered' : 'none';
 }
-
-const isOneLine = (value: string): boolean => !/[\r\n]/.test(value);
-const isAuthentication = (value: string): boolean => (SMTP_AUTHENTICATIONS as readonly string[]).includes(value.toLowerCase());
 
 /** A DNS name or an IP address (IPv6 without brackets): what a socket connects to, nothing more. */
 function isHost(value: string): boolean {

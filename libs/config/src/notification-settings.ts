@@ -1,4 +1,5 @@
-import { EnvReader } from './env-reader';
+import { Reader } from './env-reader';
+import { flag, group, integer } from './setting';
 
 /** How the outbox worker delivers notifications (webhooks and mails alike). */
 export interface NotificationSettings {
@@ -16,12 +17,56 @@ export interface NotificationSettings {
 
 const SECOND_MS = 1000;
 
-export function readNotificationSettings(read: EnvReader): NotificationSettings {
+export const NOTIFICATIONS = group({
+  title: 'Notifications',
+  intro: 'The outbox worker, which delivers webhooks and mails alike.',
+  settings: {
+    workerEnabled: flag({
+      name: 'NOTIFICATIONS_WORKER_ENABLED',
+      default: true,
+      meaning: 'Run the outbox worker in this process (every replica may: claims keep each delivery to one).',
+    }),
+    pollSeconds: integer({
+      name: 'PWP__NOTIFICATIONS__POLL_SECONDS',
+      default: 2,
+      min: 1,
+      max: 3600,
+      unit: 'seconds',
+      meaning: "How often each replica's worker looks for due work.",
+    }),
+    backoffSeconds: integer({
+      name: 'PWP__NOTIFICATIONS__BACKOFF_SECONDS',
+      default: 10,
+      min: 1,
+      max: 3600,
+      unit: 'seconds',
+      meaning: "The first retry's delay; each later one doubles it, with jitter, up to an hour.",
+    }),
+    retryForSeconds: integer({
+      name: 'PWP__NOTIFICATIONS__RETRY_FOR_SECONDS',
+      default: 86_400,
+      min: 60,
+      max: 7 * 86_400,
+      unit: 'seconds',
+      meaning: 'A notification still failing this long after its event is given up (dead).',
+    }),
+    batchSize: integer({
+      name: 'PWP__NOTIFICATIONS__BATCH_SIZE',
+      default: 20,
+      min: 1,
+      max: 500,
+      meaning: 'Deliveries one worker round attempts at once.',
+    }),
+  },
+});
+
+export function readNotificationSettings(read: Reader): NotificationSettings {
+  const { workerEnabled, pollSeconds, backoffSeconds, retryForSeconds, batchSize } = read.all(NOTIFICATIONS);
   return {
-    workerEnabled: read.bool('NOTIFICATIONS_WORKER_ENABLED', true),
-    pollIntervalMs: read.int('PWP__NOTIFICATIONS__POLL_SECONDS', 2, 1, 3600) * SECOND_MS,
-    backoffMs: read.int('PWP__NOTIFICATIONS__BACKOFF_SECONDS', 10, 1, 3600) * SECOND_MS,
-    retryForMs: read.int('PWP__NOTIFICATIONS__RETRY_FOR_SECONDS', 86_400, 60, 7 * 86_400) * SECOND_MS,
-    batchSize: read.int('PWP__NOTIFICATIONS__BATCH_SIZE', 20, 1, 500),
+    workerEnabled,
+    pollIntervalMs: pollSeconds * SECOND_MS,
+    backoffMs: backoffSeconds * SECOND_MS,
+    retryForMs: retryForSeconds * SECOND_MS,
+    batchSize,
   };
 }

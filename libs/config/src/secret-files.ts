@@ -1,24 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { Env, SettingsError } from './settings';
+import { Env, SettingsError } from './env-reader';
+import { ALL_SETTINGS } from './groups';
 
 /**
- * The settings that hold secrets. Each may instead come from a file named by `<NAME>_FILE`, the
- * Docker and Kubernetes convention for mounted secrets, which keeps the value out of the process's
- * environment (and so out of `/proc/<pid>/environ`, `docker inspect` and child processes).
+ * The settings that hold secrets (those marked secret in their tables). Each may instead come from
+ * a file named by `<NAME>_FILE`, the Docker and Kubernetes convention for mounted secrets, which
+ * keeps the value out of the process's environment (and so out of `/proc/<pid>/environ`,
+ * `docker inspect` and child processes).
  */
-export const SECRET_SETTINGS = [
-  'DATABASE_URL',
-  'PWPUSH_MASTER_KEY',
-  'PWPUSH_MASTER_KEY_PREVIOUS',
-  'REDIS_URL',
-  'METRICS_TOKEN',
-  'PWP__FILES__S3__ACCESS_KEY_ID',
-  'PWP__FILES__S3__SECRET_ACCESS_KEY',
-  'PWP__MAIL__SMTP_PASSWORD',
-  'PWP__OIDC__CLIENT_SECRET',
-  // A PEM private key for private_key_jwt: PWP__OIDC__PRIVATE_KEY_FILE is the usual way to give it.
-  'PWP__OIDC__PRIVATE_KEY',
-] as const;
+export const SECRET_SETTINGS: readonly string[] = ALL_SETTINGS.filter((setting) => setting.secret).map((setting) => setting.name);
 
 const REASONS: Record<string, string> = {
   ENOENT: 'no such file',

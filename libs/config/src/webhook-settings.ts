@@ -1,4 +1,5 @@
-import { EnvReader, isCidr, isHostName } from './env-reader';
+import { isCidr, isHostName, Reader } from './env-reader';
+import { flag, group, integer, list } from './setting';
 
 /** Where webhooks may be delivered, and how long a receiver may take. */
 export interface WebhookSettings {
@@ -14,11 +15,33 @@ export interface WebhookSettings {
   timeoutMs: number;
 }
 
-export function readWebhookSettings(read: EnvReader): WebhookSettings {
-  const expectation = 'must be comma-separated host names, IP addresses or CIDR ranges';
-  return {
-    allowHttp: read.bool('PWP__WEBHOOKS__ALLOW_HTTP', false),
-    allowedHosts: read.list('PWP__WEBHOOKS__ALLOWED_HOSTS', (v) => isCidr(v) || isHostName(v), expectation).map((v) => v.toLowerCase()),
-    timeoutMs: read.int('PWP__WEBHOOKS__TIMEOUT_SECONDS', 10, 1, 60) * 1000,
-  };
+export const WEBHOOKS = group({
+  title: 'Webhooks',
+  settings: {
+    allowHttp: flag({
+      name: 'PWP__WEBHOOKS__ALLOW_HTTP',
+      default: false,
+      meaning: 'http:// webhook URLs (development only); https is required otherwise.',
+    }),
+    allowedHosts: list({
+      name: 'PWP__WEBHOOKS__ALLOWED_HOSTS',
+      check: { valid: (v) => isCidr(v) || isHostName(v), expectation: 'must be comma-separated host names, IP addresses or CIDR ranges' },
+      unset: 'none',
+      meaning:
+        'Hosts, addresses or CIDR ranges webhooks may reach although private, loopback or link-local, e.g. an in-cluster receiver: hooks.internal,10.20.0.0/16.',
+    }),
+    timeoutSeconds: integer({
+      name: 'PWP__WEBHOOKS__TIMEOUT_SECONDS',
+      default: 10,
+      min: 1,
+      max: 60,
+      unit: 'seconds',
+      meaning: 'One webhook attempt, DNS to answer.',
+    }),
+  },
+});
+
+export function readWebhookSettings(read: Reader): WebhookSettings {
+  const { allowHttp, allowedHosts, timeoutSeconds } = read.all(WEBHOOKS);
+  return { allowHttp, allowedHosts: allowedHosts.map((v) => v.toLowerCase()), timeoutMs: timeoutSeconds * 1000 };
 }

@@ -1,0 +1,23 @@
+import { flag, group } from './setting';
+
+export const API = group({
+  title: 'API',
+  settings: {
+    allowAnonymous: flag({
+      name: 'PWP__ALLOW_ANONYMOUS',
+      default: true,
+      meaning: 'Pushes without an API token (and the push form without a sign-in); false makes every endpoint but version need a token.',
+    }),
+    apiV1Enabled: flag({
+      name: 'PWP__API_V1__ENABLED',
+      default: true,
+      meaning:
+        "The reference's legacy API v1 (/p.json, /f.json, /r.json, /p/:url_token.json, ...), deprecated; false: its routes answer 404 (GET /api/v1/version still answers).",
+    }),
+    allowSubdayExpiry: flag({
+      name: 'PWP__ALLOW_SUBDAY_EXPIRY',
+      default: true,
+      meaning: 'expire_after_duration 0..5: lifetimes of 15, 30, 45 minutes, 1, 6, 12 hours; false makes them a 422.',
+    }),
+  },
+});
