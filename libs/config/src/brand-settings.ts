@@ -30,7 +30,7 @@ const LOGO = {
 
 export const BRAND = group({
   title: 'Brand',
-  intro: "The reference's names.",
+  intro: "The instance's name and look on every page, under the reference's names.",
   settings: {
     title: text({
       name: 'PWP__BRAND__TITLE',

@@ -18,7 +18,7 @@ const MIB = 1024 * 1024;
 /**
  * The defaults fit an API behind a proxy: headers come at once, JSON bodies are at most a few MiB,
  * the ingress (nginx keeps upstream connections 60 s) closes idle connections before we do, and
- * the body budget keeps 100 concurrent maximum bodies within the chart's 512 MiB (see README, Body limits).
+ * the body budget keeps 100 concurrent maximum bodies within the chart's 512 MiB (see docs/operations.md, Body limits).
  */
 export const HTTP = group({
   title: 'HTTP',

@@ -9,7 +9,6 @@ export const METRICS = group({
       name: 'METRICS_TOKEN',
       secret: true,
       check: { valid: (v) => !/\s/.test(v), expectation: 'must not contain whitespace' },
-      type: 'text without whitespace',
       unset: 'no token needed',
       meaning: 'When set, /metrics requires "Authorization: Bearer <METRICS_TOKEN>".',
     }),

@@ -46,9 +46,9 @@ export const SIGN_IN = group({
   title: 'Single sign-on (OpenID Connect)',
   intro:
     'Off while PWP__OIDC__ISSUER is unset. Register this service with the identity provider as a web application with the redirect URI ' +
-    '{base}/users/auth/oidc/callback (and {base}/users/sign_in as a post-logout redirect URI); see README "Single sign-on". ' +
+    '{base}/users/auth/oidc/callback (and {base}/users/sign_in as a post-logout redirect URI); see docs/single-sign-on.md. ' +
     'Discovery failing at start-up is logged; the API keeps serving.',
-  dormant: true,
+  commentedOut: true,
   settings: {
     issuer: text({
       name: 'PWP__OIDC__ISSUER',
@@ -75,16 +75,16 @@ export const SIGN_IN = group({
     clientSecret: text({
       name: 'PWP__OIDC__CLIENT_SECRET',
       secret: true,
-      unset: 'none; this or PWP__OIDC__PRIVATE_KEY',
-      meaning: 'The client secret (client_secret_basic); or PWP__OIDC__PRIVATE_KEY instead, one of the two.',
+      unset: 'none',
+      meaning: 'The client secret (client_secret_basic); set it or PWP__OIDC__PRIVATE_KEY, one of the two.',
     }),
     privateKey: text({
       name: 'PWP__OIDC__PRIVATE_KEY',
       secret: true,
       type: 'PEM private key (RSA, EC P-256/P-384/P-521 or Ed25519)',
-      unset: 'none; this or PWP__OIDC__CLIENT_SECRET',
+      unset: 'none',
       meaning:
-        'A private key for private_key_jwt, whose public half the provider holds; usually given as PWP__OIDC__PRIVATE_KEY_FILE=/run/secrets/pwpush/oidc-key.pem.',
+        'A private key for private_key_jwt, whose public half the provider holds, usually given as PWP__OIDC__PRIVATE_KEY_FILE=/run/secrets/pwpush/oidc-key.pem; set it or PWP__OIDC__CLIENT_SECRET, one of the two.',
     }),
     privateKeyId: text({
       name: 'PWP__OIDC__PRIVATE_KEY_ID',

@@ -12,7 +12,7 @@ export const PROCESS = group({
       check: { valid: (v) => NODE_ENVS.has(v), expectation: 'must be production, development or test (unset: development)' },
       type: 'production, development or test',
       meaning:
-        'Anything else (prod, staging) stops the start rather than run as development. Production refuses to start without PWPUSH_MASTER_KEY.',
+        'production, development or test; anything else (prod, staging) stops the start rather than run as development. Production refuses to start without PWPUSH_MASTER_KEY.',
     }),
     port: integer({ name: 'PORT', default: 5100, min: 0, max: 65535, meaning: 'The HTTP port.' }),
     shutdownTimeoutMs: integer({

@@ -12,7 +12,7 @@ export const PROXY = group({
   intro:
     'The reverse proxies whose X-Forwarded-For, -Proto and -Host are believed: for the client address of rate limits, sign-in lockouts and the audit log, ' +
     "and for https links and Secure __Host- cookies. TRUST_PROXY and the reference's PWP__TRUSTED_PROXIES are both read, their lists joined. " +
-    '0.0.0.0/0 means every IPv4 peer, ::/0 every peer. See README, "Behind a proxy or ingress".',
+    '0.0.0.0/0 means every IPv4 peer, ::/0 every peer. See docs/operations.md, "Behind a proxy or ingress".',
   settings: {
     trustProxy: list({
       name: 'TRUST_PROXY',

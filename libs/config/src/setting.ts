@@ -15,6 +15,7 @@ export interface Setting<T> {
   readonly meaning: string;
   /** May be given as `<name>_FILE` (a mounted secret); never quoted in a message. */
   readonly secret: boolean;
+  readonly kind: 'boolean' | 'integer' | 'size' | 'duration' | 'choice' | 'text' | 'list' | 'custom';
   /** The kind of value and its limits, in words ("integer, 1 to 65535"). */
   readonly type: string;
   /** The default as written after `=` in .env.example; '' when unset means something else (`unset`). */
@@ -60,6 +61,7 @@ export function flag(spec: Facts & Unset): Setting<boolean | undefined>;
 export function flag(spec: Facts & ({ default: boolean } | Unset)): Setting<boolean | undefined> {
   const fallback = 'default' in spec ? spec.default : undefined;
   return setting(spec, {
+    kind: 'boolean',
     type: 'boolean',
     defaultText: fallback === undefined ? '' : String(fallback),
     unset: 'unset' in spec ? spec.unset : undefined,
@@ -91,7 +93,7 @@ export function integer(
   spec: Facts & Omit<Range, 'default'> & Partial<Range> & Partial<Unset> & { unit?: string },
 ): Setting<number | undefined> {
   const unit = spec.unit === undefined ? '' : ` (${spec.unit})`;
-  return bounded(spec, `integer, ${spec.min} to ${spec.max}${unit}`, String, (text, { min, max }, fail) => {
+  return bounded(spec, 'integer', `integer, ${spec.min} to ${spec.max}${unit}`, String, (text, { min, max }, fail) => {
     const parsed = /^-?\d+$/.test(text) ? Number(text) : NaN;
     if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) fail(`must be an integer from ${min} to ${max}`);
     return parsed;
@@ -104,6 +106,7 @@ const BYTE_UNITS: Record<string, number> = { B: 1, KiB: 1024, MiB: 1024 ** 2, Gi
 export function size(spec: Facts & Range): BoundedSetting {
   return bounded(
     spec,
+    'size',
     `size, ${formatBytes(spec.min)} to ${formatBytes(spec.max)} (bytes, or with KiB, MiB, GiB)`,
     formatBytes,
     (text, { min, max }, fail) => {
@@ -119,11 +122,13 @@ export function size(spec: Facts & Range): BoundedSetting {
 
 function bounded(
   spec: Facts & Omit<Range, 'default'> & Partial<Range> & Partial<Unset>,
+  kind: 'integer' | 'size',
   type: string,
   show: (value: number) => string,
   parse: (text: string, bounds: Omit<Range, 'default'>, fail: Fail) => number,
 ): BoundedSetting {
   const entry = setting<number>(spec, {
+    kind,
     type,
     defaultText: spec.default === undefined ? '' : show(spec.default),
     unset: spec.unset,
@@ -134,7 +139,7 @@ function bounded(
     min: spec.min,
     max: spec.max,
     default: spec.default!,
-    within: (narrower) => bounded({ ...spec, ...narrower }, type, show, parse),
+    within: (narrower) => bounded({ ...spec, ...narrower }, kind, type, show, parse),
   };
 }
 
@@ -151,6 +156,7 @@ const DURATION_UNITS_MS: Record<string, number> = {
 /** Milliseconds from "3 months", "30 days", "12 hours"...; unset or "disabled" means none. A month counts 30 days, a year 365. */
 export function duration(spec: Facts): Setting<number | undefined> {
   return setting(spec, {
+    kind: 'duration',
     type: 'duration ("30 days", "3 months", "1 year"; minutes to years) or disabled',
     defaultText: 'disabled',
     parse(text, fail) {
@@ -175,6 +181,7 @@ export function choice<const V extends string>(
 ): Setting<V | undefined> {
   const allowed = new Set<string>(spec.values);
   return setting(spec, {
+    kind: 'choice',
     type: `one of ${spec.values.join(', ')}`,
     defaultText: spec.default ?? '',
     unset: spec.unset,
@@ -195,6 +202,7 @@ export function text(spec: Facts & { default: string; check?: Check; type?: stri
 export function text(spec: Facts & { check?: Check; type?: string } & Unset): Setting<string | undefined>;
 export function text(spec: Facts & { default?: string; check?: Check; type?: string } & Partial<Unset>): Setting<string | undefined> {
   return setting(spec, {
+    kind: 'text',
     type: spec.type ?? (spec.check ? described(spec.check.expectation) : 'text'),
     defaultText: spec.default ?? '',
     unset: spec.unset,
@@ -209,6 +217,7 @@ export function text(spec: Facts & { default?: string; check?: Check; type?: str
 export function list(spec: Facts & { check: Check; separator?: RegExp } & ({ default: readonly string[] } | Unset)): Setting<string[]> {
   const fallback = 'default' in spec ? spec.default : [];
   return setting(spec, {
+    kind: 'list',
     type: `list: ${described(spec.check.expectation)}`,
     defaultText: fallback.join(spec.separator ? ' ' : ','),
     unset: 'unset' in spec ? spec.unset : undefined,
@@ -226,11 +235,16 @@ export function list(spec: Facts & { check: Check; separator?: RegExp } & ({ def
 
 /** A value with its own reader (a database URL): `parse` gets the default when unset. */
 export function custom<T>(spec: Facts & { default: string; type: string; parse: (text: string, fail: Fail) => T }): Setting<T> {
-  return setting(spec, { type: spec.type, defaultText: spec.default, parse: (value, fail) => spec.parse(value ?? spec.default, fail) });
+  return setting(spec, {
+    kind: 'custom',
+    type: spec.type,
+    defaultText: spec.default,
+    parse: (value, fail) => spec.parse(value ?? spec.default, fail),
+  });
 }
 
-/** "must be an absolute http(s) URL" → "an absolute http(s) URL". */
-const described = (expectation: string): string => expectation.replace(/^must be /, '');
+/** "must be an absolute http(s) URL" → "an absolute http(s) URL"; "must not contain whitespace" → "text without whitespace". */
+const described = (expectation: string): string => expectation.replace(/^must be /, '').replace(/^must not contain /, 'text without ');
 
 /** A group of settings: one table, one section of .env.example and of docs/configuration.md. */
 export interface SettingGroup<S extends Record<string, Setting<unknown>> = Record<string, Setting<unknown>>> {
@@ -238,7 +252,7 @@ export interface SettingGroup<S extends Record<string, Setting<unknown>> = Recor
   /** What the group is for and what holds for all of it; a paragraph in both generated files. */
   readonly intro?: string;
   /** Written commented out in .env.example: setting any of them turns a feature on. */
-  readonly dormant?: boolean;
+  readonly commentedOut?: boolean;
   readonly settings: S;
 }
 

@@ -1,4 +1,6 @@
 import { dirname, resolve, sep } from 'node:path';
+import { METRICS } from './metrics-settings';
+import { PROCESS } from './process-settings';
 import { Settings, SettingsError } from './settings';
 
 /** The fields of Node's system errors and of the database drivers' errors that say what failed. */
@@ -78,7 +80,7 @@ export function describeStartupFailure(error: unknown, settings?: Settings): str
   const message = typeof failure.message === 'string' ? failure.message : '';
   if (failure.syscall === 'listen' && code !== undefined) {
     const port = typeof failure.port === 'number' ? failure.port : settings?.port;
-    const setting = port !== undefined && port === settings?.metricsPort ? 'METRICS_PORT' : 'PORT';
+    const setting = (port !== undefined && port === settings?.metricsPort ? METRICS : PROCESS).settings.port.name;
     return `Cannot listen on port ${port} (${LISTEN_REASONS.get(code) ?? code}): set ${setting} to a free port.`;
   }
   if (typeof failure.path === 'string' && code !== undefined && FILE_REASONS.has(code)) {

@@ -26,7 +26,7 @@ export const STORAGE = group({
   intro:
     "Where the encrypted files live. For S3, the bucket must exist; without the key pair the AWS SDK's default chain is used (IAM role, IRSA, AWS_* variables). " +
     'Path-style addressing suits MinIO, Ceph and most non-AWS services.',
-  dormant: true,
+  commentedOut: true,
   settings: {
     storage: choice({
       name: 'PWP__FILES__STORAGE',
@@ -70,8 +70,8 @@ export const STORAGE = group({
     }),
     prefix: text({
       name: 'PWP__FILES__S3__PREFIX',
-      default: '',
       check: { valid: (v) => /^[\w./-]{0,200}$/.test(v), expectation: 'must be letters, digits, . / _ -' },
+      unset: 'none',
       meaning: 'Starts every object key, so one bucket can serve several instances.',
     }),
   },
@@ -96,6 +96,6 @@ export function readFileStorage(read: Reader, dataDir: string): FileStorage {
     endpoint: read(s.endpoint),
     forcePathStyle: read(s.forcePathStyle),
     credentials: accessKeyId === undefined || secretAccessKey === undefined ? undefined : { accessKeyId, secretAccessKey },
-    prefix: read(s.prefix),
+    prefix: read(s.prefix) ?? '',
   };
 }
