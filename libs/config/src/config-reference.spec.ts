@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { ENV_EXAMPLE_PATH, REFERENCE_PATH, REGENERATE, renderEnvExample, renderReference } from './config-reference';
 import { ALL_SETTINGS, SETTING_GROUPS } from './groups';
+import { choice, flag, group, integer, text } from './setting';
 import { SECRET_SETTINGS } from './secret-files';
 import { loadSettings } from './settings';
 
@@ -44,6 +45,46 @@ describe('the settings tables', () => {
   it('give every setting a meaning, and a default or what unset means', () => {
     const incomplete = ALL_SETTINGS.filter((s) => s.meaning.trim() === '' || (s.defaultText === '' && !s.unset)).map((s) => s.name);
     expect(incomplete).toEqual([]);
+  });
+});
+
+describe('the generated files', () => {
+  const SAMPLE = group({
+    title: 'Sample',
+    intro: 'Read with SAMPLE_PORT; see docs/operations.md.',
+    settings: {
+      port: integer({ name: 'SAMPLE_PORT', default: 80, min: 1, max: 65535, meaning: 'A port | a pipe.' }),
+      level: choice({ name: 'SAMPLE_LEVEL', values: ['low', 'high'], default: 'low', meaning: 'How loud.' }),
+      token: text({ name: 'SAMPLE_TOKEN', secret: true, unset: 'no token', meaning: 'Sent as "Bearer <SAMPLE_TOKEN>".' }),
+    },
+  });
+  const DORMANT = group({
+    title: 'Dormant',
+    commentedOut: true,
+    settings: {
+      on: flag({ name: 'DORMANT_ON', default: false, meaning: 'Turns it on.' }),
+      url: text({ name: 'DORMANT_URL', unset: 'none', example: 'https://example.com', meaning: 'Where.' }),
+    },
+  });
+
+  it('write each setting with its default, limits and unset meaning, secrets named in the header, feature groups commented out', () => {
+    const sut = renderEnvExample([SAMPLE, DORMANT]);
+
+    expect(sut).toContain('Secret settings (SAMPLE_TOKEN) may instead name a file');
+    expect(sut).toContain('# --- Sample ---');
+    expect(sut).toContain('# Read with SAMPLE_PORT; see docs/operations.md.\n\n# A port | a pipe. Integer, 1 to 65535.\nSAMPLE_PORT=80\n');
+    expect(sut).toContain('# How loud. One of low, high.\nSAMPLE_LEVEL=low\n');
+    expect(sut).toContain('# Sent as "Bearer <SAMPLE_TOKEN>". Unset: no token.\nSAMPLE_TOKEN=\n');
+    expect(sut).toContain('# Turns it on.\n# DORMANT_ON=false\n# Where. Unset: none.\n# DORMANT_URL=https://example.com\n');
+  });
+
+  it('write the reference as Markdown tables: names and identifiers as code, pipes and tags escaped, docs pages linked', () => {
+    const sut = renderReference([SAMPLE, DORMANT]);
+
+    expect(sut).toContain('[Sample](#sample) · [Dormant](#dormant)');
+    expect(sut).toContain('Read with `SAMPLE_PORT`; see [operations.md](operations.md).');
+    expect(sut).toContain('| `SAMPLE_PORT` | `80` | integer, 1 to 65535 |  | A port \\| a pipe. |');
+    expect(sut).toContain('| `SAMPLE_TOKEN` | no token | text | yes | Sent as "Bearer `<SAMPLE_TOKEN>`". |');
   });
 });
 

@@ -60,7 +60,8 @@ export const SIGN_IN = group({
       type: 'https URL (http only on 127.0.0.1 or localhost)',
       unset: 'no single sign-on',
       example: 'https://login.microsoftonline.com/<tenant-id>/v2.0',
-      meaning: "The OpenID Provider's issuer identifier, exactly as its discovery document states it.",
+      meaning:
+        "The OpenID Provider's issuer identifier (https; http only on 127.0.0.1 or localhost), exactly as its discovery document states it.",
     }),
     clientId: text({
       name: 'PWP__OIDC__CLIENT_ID',

@@ -15,6 +15,7 @@ export interface Setting<T> {
   readonly meaning: string;
   /** May be given as `<name>_FILE` (a mounted secret); never quoted in a message. */
   readonly secret: boolean;
+  /** Which constructor below made it: how its text is read. */
   readonly kind: 'boolean' | 'integer' | 'size' | 'duration' | 'choice' | 'text' | 'list' | 'custom';
   /** The kind of value and its limits, in words ("integer, 1 to 65535"). */
   readonly type: string;
@@ -138,6 +139,7 @@ function bounded(
     ...entry,
     min: spec.min,
     max: spec.max,
+    // An optional integer (no default) is never narrowed: its overload does not return this type.
     default: spec.default!,
     within: (narrower) => bounded({ ...spec, ...narrower }, kind, type, show, parse),
   };
@@ -251,7 +253,7 @@ export interface SettingGroup<S extends Record<string, Setting<unknown>> = Recor
   readonly title: string;
   /** What the group is for and what holds for all of it; a paragraph in both generated files. */
   readonly intro?: string;
-  /** Written commented out in .env.example: setting any of them turns a feature on. */
+  /** Written commented out in .env.example: they matter only once their feature is chosen (single sign-on, S3). */
   readonly commentedOut?: boolean;
   readonly settings: S;
 }
