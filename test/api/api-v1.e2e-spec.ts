@@ -240,7 +240,7 @@ describe('API v1 turned off (PWP__API_V1__ENABLED=false)', () => {
   });
   afterAll(() => app.close({ drop: true }));
 
-  it('answers 404 on every v1 push route, and still answers its version endpoint', async () => {
+  it('answers 404 on every v1 route, its version endpoint included, so that clients do not detect a v1 that is gone', async () => {
     const api = client(app.baseUrl);
     const push = await api.createPush({ payload: 'v2 only' });
     const token = await app.service(UsersService).create('off@example.com');
@@ -255,11 +255,13 @@ describe('API v1 turned off (PWP__API_V1__ENABLED=false)', () => {
       ['GET', `/f/${push.url_token}/audit.json`],
       ['GET', '/p/active.json'],
       ['GET', '/r/expired.json'],
+      ['GET', '/api/v1/version'],
+      ['GET', '/api/v1/version.json'],
     ]) {
       const answer = await request(app.baseUrl, method, path, { headers, body: method === 'POST' ? JSON.stringify({ password: { payload: 'x' } }) : undefined });
       expect([method, path, answer.status, answer.body]).toEqual([method, path, 404, { error: 'not-found' }]);
     }
-    expect((await api.get('/api/v1/version.json')).body).toMatchObject({ api_version: '1.5' });
+    expect((await api.get('/api/v2/version.json')).body).toMatchObject({ api_version: '2.1' });
     expect((await api.get(`/api/v2/pushes/${push.url_token}.json`)).body).toMatchObject({ payload: 'v2 only' });
   });
 });

@@ -14,7 +14,7 @@ export interface paths {
         /**
          * Instance version, as API v1 answers it
          * @deprecated
-         * @description Replaced by `GET /api/v2/version`. Always public, also when PWP__API_V1__ENABLED=false turns the rest of v1 off.
+         * @description Replaced by `GET /api/v2/version`. Public: no token needed, and one sent is not checked. Deprecated: answers carry `Deprecation` (RFC 9745) and `Link: <{base}/api-docs>; rel="successor-version"`; PWP__API_V1__ENABLED=false turns v1 off (404).
          */
         get: operations["v1GetVersion"];
         put?: never;
@@ -1581,6 +1581,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["V1VersionResponse"];
+                };
+            };
+            /** @description API v1 is turned off here (PWP__API_V1__ENABLED=false). */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

@@ -37,7 +37,8 @@ export class AppModule {
         NotificationsModule,
         NotificationWorkerModule,
         // Before the pages: its routes `/p/:url_token.json` would otherwise be taken by the page `/p/:url_token`.
-        ApiV1Module,
+        // Off, v1 has no handler at all (its policy answers 404 on its paths: see apiV1Policies).
+        ...(settings.apiV1Enabled ? [ApiV1Module] : []),
         PagesModule,
         VersionModule,
         HealthModule,

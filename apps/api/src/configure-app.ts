@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { apiV1Policies } from '@app/api-v1';
 import { presentsCredentials } from '@app/auth';
 import { type BodyType, RequestBodies } from '@app/common';
@@ -30,8 +30,10 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   configureHttpPolicies(app);
   if (settings.forceSsl) app.use(requireHttps);
   app.use(routeJsonPaths);
-  // Before CORS_ORIGINS' policy: any origin may POST /p.json, whatever that setting says.
-  app.use(apiV1Policies(settings));
+  // Before CORS_ORIGINS' policy: any origin may POST /p.json, whatever that setting says. With the
+  // app's routing options, so that it takes a path to be v1's exactly when the app's routing does.
+  const express: Express = app.getHttpAdapter().getInstance();
+  app.use(apiV1Policies(settings, { caseSensitive: express.enabled('case sensitive routing'), strict: express.enabled('strict routing') }));
   configureCors(app, settings);
   const bodies = app.get(RequestBodies);
   app.use(bodyReader(bodies));

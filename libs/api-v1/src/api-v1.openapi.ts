@@ -15,6 +15,7 @@ import {
   PassphraseErrorResponse,
 } from '@app/common';
 import { OwnedPushResponse, PreviewResponse, PushResponseDto, RetrievedPushResponseDto } from '@app/pushes';
+import { V1VersionResponse } from '@app/version';
 import { V1AuditLogResponse } from './dto/v1-audit-log.dto';
 import { V1FilePushBody, V1PasswordBody, V1UrlBody } from './dto/v1-create.dto';
 
@@ -139,3 +140,15 @@ export const ApiV1List = (expired: boolean) =>
     ApiCommonFailures(),
   );
 
+export const ApiV1Version = () =>
+  applyDecorators(
+    ApiTags(V1_TAG),
+    ApiOperation({
+      operationId: 'v1GetVersion',
+      summary: 'Instance version, as API v1 answers it',
+      deprecated: true,
+      description: `Replaced by \`GET /api/v2/version\`. Public: no token needed, and one sent is not checked. ${DEPRECATION}`,
+    }),
+    ApiJsonResponse(200, { type: V1VersionResponse, description: 'The instance and the legacy API version.' }),
+    ApiErrorResponse(404, 'API v1 is turned off here (PWP__API_V1__ENABLED=false).', { example: 'not-found' }),
+  );

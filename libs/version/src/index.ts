@@ -1,3 +1,4 @@
 /** Version: what this instance is and which features its settings enable. */
 export * from './version.module';
-export { VersionResponse } from './version-response.dto';
+export { V1VersionResponse, VersionResponse } from './version-response.dto';
+export { VersionService } from './version.service';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { V1VersionController, VersionController } from './version.controller';
+import { VersionController } from './version.controller';
 import { VersionService } from './version.service';
 
-@Module({ controllers: [VersionController, V1VersionController], providers: [VersionService] })
+/** Exports VersionService for API v1's version endpoint, which lives (and is turned off) with the rest of v1. */
+@Module({ controllers: [VersionController], providers: [VersionService], exports: [VersionService] })
 export class VersionModule {}
