@@ -196,6 +196,13 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
     }
   });
 
+  it("refuses mailto: an address that only Unicode case folding takes for the owner's (a Kelvin sign for the k)", async () => {
+    const kate = { authorization: `Bearer ${await app.createUser('kate@example.com')}` };
+    const refused = await api.post('/api/v2/webhooks', { url: 'mailto:\u212Aate@example.com', events: ['push.viewed'] }, kate);
+    expect(refused).toMatchObject({ status: 422, body: { errors: { url: [expect.stringContaining("your own account's address")] } } });
+    expect((await api.post('/api/v2/webhooks', { url: 'mailto:KATE@example.com', events: ['push.viewed'] }, kate)).status).toBe(201);
+  });
+
   it('mails its owner the events of their pushes when they register mailto: themselves', async () => {
     expect((await api.post('/api/v2/webhooks', { url: 'mailto:owner@example.com', events: ['push.viewed', 'push.expired'] }, owner)).status).toBe(201);
     const push = await api.createPush({ payload: PAYLOAD, name: 'Door code', expire_after_views: 1 }, owner);

@@ -13,7 +13,7 @@ const FAILED = 'Signing in with your identity provider did not complete: its ans
 /**
  * Single sign-on in a real browser against a real OpenID Provider (oidc-provider, started by the
  * test): sign-in, provisioning and linking, the tokens page, sign-out with RP-initiated logout,
- * and each refusal (unverified email, other domain, tampered state, replayed code, an ID token
+ * and each refusal (unverified email, other domain, an email beyond ASCII, tampered state, replayed code, an ID token
  * with another nonce, for another audience or expired, a disabled user), each without a session.
  * A second app signs in with private_key_jwt and has the password form turned off.
  */
@@ -147,6 +147,22 @@ describe('single sign-on in a browser', () => {
     await signIn('mallory');
     await expectRefused('Your email address is not in a domain allowed to sign in here.');
     expect(await userRow('mallory@elsewhere.test')).toBeUndefined();
+  });
+
+  it('refuses an email with a Kelvin sign for its k, linking it to kate@example.com no more than creating it, until its sub is an account', async () => {
+    await app.service(UsersService).create('kate@example.com', 'kate password 1');
+    await signIn('kelvin');
+    await expectRefused(
+      'Your email address has characters other than plain ASCII letters, digits and punctuation, so single sign-on cannot match it to an account here. Ask your administrator.',
+    );
+    expect(await userRow('kate@example.com')).toMatchObject({ oidc_issuer: null, oidc_subject: null });
+    expect(await app.query('SELECT id FROM users WHERE oidc_subject = ?', ['kelvin'])).toEqual([]);
+
+    // An account whose (issuer, sub) is this person's: they sign in, whatever their email looks like.
+    await app.query('UPDATE users SET oidc_issuer = ?, oidc_subject = ? WHERE email = ?', [provider.issuer, 'kelvin', 'kate@example.com']);
+    await signIn('kelvin');
+    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await expect(page.locator('main > p').first().textContent()).resolves.toContain('Signed in as kate@example.com.');
   });
 
   /**

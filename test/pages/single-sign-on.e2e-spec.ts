@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UsersService } from '@app/auth';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
+import { signInWithProvider } from '../support/oidc-sign-in';
 import { freePort } from '../support/helpers';
 import { startServer } from '../support/server-process';
 import { startTestApp, TEST_MASTER_KEY, type TestApp } from '../support/test-app';
@@ -88,5 +90,62 @@ describe('single sign-on with an unreachable provider', () => {
       await server.stop();
       await database.drop();
     }
+  });
+});
+
+/**
+ * Linking by email compares addresses as they are, their ASCII letters' case aside: the provider
+ * vouches for `\u212Aate@example.com` (a Kelvin sign for the k), which String's toLowerCase, and
+ * MySQL's collation, take for `kate@example.com`. Against the real provider and the real database
+ * (the collation is the engine's): not linked to kate's account, not provisioned, refused with a
+ * page that says why; with the provider's `sub` already an account's, the person signs in.
+ */
+describe('single sign-on with an email beyond ASCII', () => {
+  const NON_ASCII = 'Your email address has characters other than plain ASCII letters, digits and punctuation, so single sign-on cannot match it to an account here. Ask your administrator.';
+  let provider: TestOidcProvider;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    provider = await startOidcProvider({ redirectUris: [`http://127.0.0.1:${port}/users/auth/oidc/callback`], postLogoutUris: [] });
+    app = await startTestApp(
+      { PWP__OIDC__ISSUER: provider.issuer, PWP__OIDC__CLIENT_ID: provider.clientId, PWP__OIDC__CLIENT_SECRET: provider.clientSecret, PWP__OIDC__ALLOWED_EMAIL_DOMAINS: 'example.com' },
+      undefined,
+      { port },
+    );
+  });
+  afterAll(async () => {
+    await app?.close({ drop: true });
+    await provider?.stop();
+  });
+
+  const users = () => app.query<{ email: string; oidc_subject: string | null }>('SELECT email, oidc_subject FROM users ORDER BY id');
+
+  it('neither links the Kelvin-sign address to kate@example.com nor creates an account for it, and says why', async () => {
+    await app.service(UsersService).create('kate@example.com', 'kate password 1');
+    expect(await signInWithProvider(app.baseUrl, 'kelvin')).toEqual({ status: 403, location: null, message: NON_ASCII, session: false });
+    expect(await users()).toEqual([{ email: 'kate@example.com', oidc_subject: null }]);
+    // The password sign-in finds no account under that address either (on MySQL, the collation would).
+    const page = await fetch(`${app.baseUrl}/users/sign_in`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
+    const post = await fetch(`${app.baseUrl}/users/sign_in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({ _csrf: csrf, email: '\u212Aate@example.com', password: 'kate password 1' }),
+    });
+    expect(post.status).toBe(401);
+  });
+
+  it('still links and signs in an ASCII address', async () => {
+    expect(await signInWithProvider(app.baseUrl, 'alice')).toMatchObject({ status: 303, location: '/users/token', session: true });
+    expect((await users()).find((user) => user.email === 'alice@example.com')).toEqual({ email: 'alice@example.com', oidc_subject: 'alice' });
+  });
+
+  it('signs in the same person once their (issuer, sub) is an account', async () => {
+    await app.query('UPDATE users SET oidc_issuer = ?, oidc_subject = ? WHERE email = ?', [provider.issuer, 'kelvin', 'kate@example.com']);
+    expect(await signInWithProvider(app.baseUrl, 'kelvin')).toMatchObject({ status: 303, location: '/users/token', session: true });
+    expect(await users()).toHaveLength(2);
   });
 });

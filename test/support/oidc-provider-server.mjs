@@ -24,6 +24,8 @@ const ACCOUNTS = {
   alice: { email: 'alice@example.com', email_verified: true, name: 'Alice' },
   bob: { email: 'bob@example.com', email_verified: false, name: 'Bob' },
   mallory: { email: 'mallory@elsewhere.test', email_verified: true, name: 'Mallory' },
+  // A Kelvin sign (U+212A) where kate@example.com has its k: another address, which toLowerCase would make hers.
+  kelvin: { email: '\u212Aate@example.com', email_verified: true, name: 'Kelvin' },
 };
 
 const port = Number(process.env.PORT);

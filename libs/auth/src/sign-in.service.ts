@@ -3,7 +3,7 @@ import { Clock } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
 import { UsersRepository } from './users.repository';
-import { emailAddress, UsersService } from './users.service';
+import { emailAddress, isAsciiEmail, UsersService } from './users.service';
 
 /** What an OpenID Provider said about the person, from an ID token it signed for us (and its userinfo). */
 export interface ProviderIdentity {
@@ -18,7 +18,15 @@ export interface ProviderIdentity {
  * Why a person is not signed in. Each is said to them as it is, but none depends on whether an
  * account exists with their email, except `no-account`, said only when auto provisioning is off.
  */
-export type SignInRefusal = 'wrong-password' | 'password-sign-in-off' | 'disabled' | 'unverified-email' | 'domain-not-allowed' | 'no-account' | 'linked-elsewhere';
+export type SignInRefusal =
+  | 'wrong-password'
+  | 'password-sign-in-off'
+  | 'disabled'
+  | 'unverified-email'
+  | 'domain-not-allowed'
+  | 'non-ascii-email'
+  | 'no-account'
+  | 'linked-elsewhere';
 
 export type SignInOutcome = { user: AuthenticatedUser } | { refused: SignInRefusal };
 
@@ -32,8 +40,12 @@ const SUBJECT = /^[\x21-\x7e]{1,255}$/;
  *
  * Single sign-on finds a user by the provider's (issuer, sub) first; otherwise it links the
  * account with the provider's email, only when the provider says that email is verified (an
- * unverified one could be anybody's), or creates one when auto provisioning allows. The allowed
- * email domains are checked on every sign-in, so narrowing them shuts out those already linked.
+ * unverified one could be anybody's), or creates one when auto provisioning allows. Only an
+ * address of plain ASCII is linked or provisioned: beyond it, distinct addresses look alike (a
+ * Kelvin sign for a `k`) and databases' collations equate some of them, so such a person signs in
+ * only when their (issuer, sub) is already an account's. Emails are compared with their ASCII
+ * letters lower-cased and nothing else folded. The allowed email domains are checked on every
+ * sign-in, so narrowing them shuts out those already linked.
  */
 @Injectable()
 export class SignInService {
@@ -70,6 +82,7 @@ export class SignInService {
     const known = await this.repository.findByIdentity(identity);
     if (known) return known.disabledAt === null ? { user: authenticatedUser(known) } : { refused: 'disabled' };
     if (email === null) return { refused: 'unverified-email' };
+    if (!isAsciiEmail(email)) return { refused: 'non-ascii-email' };
     const now = this.clock.now();
     const existing = await this.repository.findByEmail(email);
     if (existing) {

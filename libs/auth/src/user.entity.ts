@@ -8,7 +8,7 @@ export class UserEntity {
   @PrimaryGeneratedColumn()
   id!: number;
 
-  /** Stored lower-cased, so look-ups are case-insensitive on every engine. */
+  /** Stored with its ASCII letters lower-cased (nothing else folded), so look-ups ignore ASCII case on every engine. */
   @Column({ type: 'varchar', length: 255 })
   email!: string;
 

@@ -30,8 +30,14 @@ export class UsersRepository {
     return this.users.save(this.users.create({ oidcIssuer: null, oidcSubject: null, disabledAt: null, ...user }));
   }
 
-  findByEmail(email: string): Promise<UserEntity | null> {
-    return this.users.findOneBy({ email });
+  /**
+   * The user with exactly this address. MySQL's collation takes distinct addresses for one
+   * (`\u212Aate@...`, `kāte@...` and `kate@...` are equal to it), so the row it finds must also be
+   * this address character for character; its unique index allows no second, exact row beside it.
+   */
+  async findByEmail(email: string): Promise<UserEntity | null> {
+    const user = await this.users.findOneBy({ email });
+    return user?.email === email ? user : null;
   }
 
   findByIdentity(identity: Identity): Promise<UserEntity | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { Clock, DAY_MS } from '@app/common';
+import { asciiLowerCase, Clock, DAY_MS } from '@app/common';
 import { PassphraseHasher, randomToken } from '@app/crypto';
 import { AccountError } from './account.errors';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
@@ -173,7 +173,7 @@ export class UsersService {
   async authenticate(token: string, email?: string): Promise<AuthenticatedUser | null> {
     if (!token) return null;
     const user = await this.repository.findUserByTokenHash(hashToken(token), this.clock.now());
-    if (!user || (email !== undefined && user.email !== email.trim().toLowerCase())) return null;
+    if (!user || (email !== undefined && user.email !== asciiLowerCase(email.trim()))) return null;
     return authenticatedUser(user);
   }
 
@@ -196,11 +196,21 @@ function checkPassword(password: string): void {
   if (password.length > 1024) throw new AccountError('The password must have at most 1024 characters.');
 }
 
-/** The address as stored (trimmed, lower-cased), or null when it is not a valid one. */
+/**
+ * The address as stored (trimmed, its ASCII letters lower-cased), or null when it is not a valid
+ * one. Nothing beyond ASCII is folded (see asciiLowerCase): `\u212Aate@...` is not `kate@...`.
+ */
 export function emailAddress(email: string): string | null {
-  const address = email.trim().toLowerCase();
+  const address = asciiLowerCase(email.trim());
   return address.length <= 255 && EMAIL.test(address) ? address : null;
 }
+
+/**
+ * Whether an address is printable ASCII throughout. Only such an address is matched to an account
+ * by its text alone (single sign-on's linking): beyond ASCII, distinct addresses look alike, and
+ * MySQL's collation takes some of them for one another (`ā` for `a`, the Kelvin sign for `k`).
+ */
+export const isAsciiEmail = (address: string): boolean => /^[\x21-\x7e]+$/.test(address);
 
 function normalizeEmail(email: string): string {
   const address = emailAddress(email);

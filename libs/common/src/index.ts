@@ -3,6 +3,7 @@
  * decorators, what we know about the calling client, the shared OpenAPI vocabulary, and how
  * request bodies are read (limits, the process's budget, the deadline).
  */
+export * from './ascii-case';
 export * from './clock';
 export * from './client-info';
 export * from './common.module';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccountError, type AuthenticatedUser, OidcClient, SignInService, TOKEN_LIFETIMES_DAYS, type TokenSummary, UsersService } from '@app/auth';
-import { clientInfoOf, publicBaseUrl, TooManyRequestsError } from '@app/common';
+import { asciiLowerCase, clientInfoOf, publicBaseUrl, TooManyRequestsError } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { SignInAttempts } from '@app/rate-limit';
 import type { PageResult } from './page-responder';
@@ -42,7 +42,7 @@ export class AccountPages {
   async signIn(request: Request, response: Response): Promise<PageResult> {
     this.session.checkCsrf(request);
     if (!this.signIns.passwordSignIn) return refusal('password-sign-in-off');
-    const email = field(request, 'email').trim().toLowerCase();
+    const email = asciiLowerCase(field(request, 'email').trim());
     const address = clientInfoOf(request).ip;
     const blockedFor = await this.attempts.blockedFor(email, address);
     if (blockedFor > 0) throw new TooManyRequestsError(text('account.tooManyAttempts'), blockedFor);

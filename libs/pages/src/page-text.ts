@@ -171,6 +171,8 @@ export const EN = {
   'account.refused.unverified-email':
     'Your identity provider did not confirm that your email address is yours, so it cannot sign you in here. Ask your administrator.',
   'account.refused.domain-not-allowed': 'Your email address is not in a domain allowed to sign in here.',
+  'account.refused.non-ascii-email':
+    'Your email address has characters other than plain ASCII letters, digits and punctuation, so single sign-on cannot match it to an account here. Ask your administrator.',
   'account.refused.no-account': 'You have no account here, and accounts are not created at sign-in. Ask your administrator for one.',
   'account.refused.linked-elsewhere': 'Your account here is linked to another identity at your identity provider. Ask your administrator.',
   'account.refused.failed':

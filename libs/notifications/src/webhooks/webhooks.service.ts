@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '@app/auth';
-import { Clock, FieldFaults, NotFoundError, ValidationFailedError } from '@app/common';
+import { asciiLowerCase, Clock, FieldFaults, NotFoundError, ValidationFailedError } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { FieldCipher, randomToken } from '@app/crypto';
 import { CreateWebhookInput, DeliveriesResponse, WebhookResponse, WebhookWithSecretResponse } from './dto/webhook.dto';
@@ -95,7 +95,8 @@ export class WebhooksService {
     const value = url.trim();
     if (!/^mailto:/i.test(value)) return refusedWebhookUrl(value, this.settings.webhooks);
     if (!this.settings.mail.smtp) return 'cannot be mailto: this instance has no mail (PWP__MAIL__SMTP_ADDRESS)';
-    return value.slice('mailto:'.length).toLowerCase() === owner.email ? undefined : "must be mailto: your own account's address";
+    // As the account's address is stored: only ASCII letters folded (`mailto:\u212Aate@...` is not kate's).
+    return asciiLowerCase(value.slice('mailto:'.length)) === owner.email ? undefined : "must be mailto: your own account's address";
   }
 }
 
