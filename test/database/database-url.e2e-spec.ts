@@ -41,6 +41,28 @@ describe('DATABASE_URL', () => {
     });
   });
 
+  if (E2E_ENGINE === 'mysql') {
+    // The machine's PostgreSQL trusts every local connection, whatever the password: MySQL refuses a password its user has not.
+    it('says, when the server refuses the password, that its special characters must be percent-encoded, and which this one has as they are', async () => {
+      const database = await createTestDatabase();
+      try {
+        const user = decodeURIComponent(new URL(database.url).username);
+        const msg = await failedStart({
+          DATABASE_URL: database.url.replace(`://${user}@`, `://${user}:Hunter2@Secret@`),
+          DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-url-')),
+          PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
+        });
+        expect(msg).toBe(
+          'Failed to start: Cannot connect to the MySQL database (ER_ACCESS_DENIED_ERROR): the server refused the user name or password. Check DATABASE_URL: ' +
+            'in a user name or password, @ : / # ? % must be percent-encoded (p@ss:w/rd%1 as p%40ss%3Aw%2Frd%251; encodeURIComponent does it); this one has an @ left as it is.',
+        );
+        expect(msg).not.toMatch(/Hunter2|Secret/);
+      } finally {
+        await database.drop();
+      }
+    });
+  }
+
   if (E2E_ENGINE !== 'sqlite') {
     // The machine's servers listen on 127.0.0.1 only: a proxy on ::1 puts the app's connections on IPv6.
     it(`reaches ${E2E_ENGINE} at an IPv6 literal host, [::1]${E2E_ENGINE === 'mysql' ? ", under the reference's mysql2:// scheme" : ''}`, async () => {

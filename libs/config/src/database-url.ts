@@ -118,6 +118,19 @@ export function parseDatabaseUrl(value: string, fail: (expectation: string) => n
   return { type: 'mysql', url: value, host, port: url.port === '' ? 3306 : Number(url.port), user, password, database, sslMode, sslCa };
 }
 
+/**
+ * What a server's refusal of the user name or password may come from, said without quoting them:
+ * the rule for their special characters, and which of them this URL's user name or password holds
+ * as they are (an @ or a : the parser could still place; / # ? stop start-up before any connection).
+ */
+export function credentialsAdvice(value: string): string {
+  const authority = value.slice(value.indexOf('//') + 2).split(/[/?#]/, 1)[0];
+  const userinfo = authority.slice(0, Math.max(authority.lastIndexOf('@'), 0));
+  const unencoded = [userinfo.includes('@') && 'an @', userinfo.slice(userinfo.indexOf(':') + 1).includes(':') && 'a :'].filter(Boolean);
+  const rule = 'in a user name or password, @ : / # ? % must be percent-encoded (p@ss:w/rd%1 as p%40ss%3Aw%2Frd%251; encodeURIComponent does it)';
+  return unencoded.length === 0 ? rule : `${rule}; this one has ${unencoded.join(' and ')} left as ${unencoded.length > 1 ? 'they are' : 'it is'}`;
+}
+
 function decode(value: string, fail: (expectation: string) => never): string {
   try {
     return decodeURIComponent(value);

@@ -52,12 +52,28 @@ describe('describeStartupFailure', () => {
 
   it.each([
     [mysql, failure('connect ECONNREFUSED 10.1.2.3:3306', { code: 'ECONNREFUSED', address: '10.1.2.3', port: 3306 }), 'Cannot connect to the MySQL database at 10.1.2.3:3306 (ECONNREFUSED): nothing accepts connections on that host and port. Check DATABASE_URL.'],
-    [mysql, failure("Access denied for user 'pwpush'@'10.0.0.9' (using password: YES)", { code: 'ER_ACCESS_DENIED_ERROR' }), 'Cannot connect to the MySQL database (ER_ACCESS_DENIED_ERROR): the server refused the user name or password. Check DATABASE_URL.'],
+    [
+      mysql,
+      failure("Access denied for user 'pwpush'@'10.0.0.9' (using password: YES)", { code: 'ER_ACCESS_DENIED_ERROR' }),
+      'Cannot connect to the MySQL database (ER_ACCESS_DENIED_ERROR): the server refused the user name or password. Check DATABASE_URL: in a user name or password, @ : / # ? % must be percent-encoded (p@ss:w/rd%1 as p%40ss%3Aw%2Frd%251; encodeURIComponent does it).',
+    ],
     [mysql, failure('connect ETIMEDOUT', { code: 'ETIMEDOUT' }), 'Cannot connect to the MySQL database (ETIMEDOUT): no answer within DB_CONNECT_TIMEOUT_MS. Check DATABASE_URL and DB_CONNECT_TIMEOUT_MS (now 5000).'],
     [postgres, failure('database "pwpush" does not exist', { code: '3D000' }), 'Cannot connect to the PostgreSQL database (3D000): the database does not exist. Check DATABASE_URL.'],
     [postgres, failure('timeout expired', {}), 'Cannot connect to the PostgreSQL database (timeout): no answer within DB_CONNECT_TIMEOUT_MS. Check DATABASE_URL and DB_CONNECT_TIMEOUT_MS (now 2000).'],
   ])('says why the database would not connect, and to check DATABASE_URL: %#', (settings, error, expected) => {
     expect(describeStartupFailure(error, settings)).toBe(expected);
+  });
+
+  it.each([
+    ['mysql://pwpush:Hunter2@Secret@db.internal:3306/pwpush', 'ER_ACCESS_DENIED_ERROR', 'an @ left as it is'],
+    ['postgres://pwpush:Hunter2:Secret@db.internal/pwpush', '28P01', 'a : left as it is'],
+    ['postgres://pwpush:Hunter2:Sec@ret@db.internal/pwpush', '28P01', 'an @ and a : left as they are'],
+    ['mysql://pwpush:Hunter2%40Secret@db.internal/pwpush', 'ER_ACCESS_DENIED_ERROR', undefined],
+  ])('when %s is refused, says which special characters its password holds unencoded, never the password', (url, code, unencoded) => {
+    const described = describeStartupFailure(failure('password authentication failed for user "pwpush"', { code }), loadSettings({ DATABASE_URL: url }));
+    expect(described).toContain('the server refused the user name or password. Check DATABASE_URL: in a user name or password, @ : / # ? % must be percent-encoded');
+    expect(described.endsWith(unencoded === undefined ? 'encodeURIComponent does it).' : `encodeURIComponent does it); this one has ${unencoded}.`)).toBe(true);
+    expect(described).not.toMatch(/Hunter2|Secret|Sec|ret@/);
   });
 
   it('leaves out a host name that does not resolve: a badly escaped URL puts part of its password there', () => {

@@ -1,4 +1,5 @@
 import { dirname, resolve, sep } from 'node:path';
+import { credentialsAdvice } from './database-url';
 import { METRICS } from './metrics-settings';
 import { PROCESS } from './process-settings';
 import { Settings, SettingsError } from './settings';
@@ -35,6 +36,8 @@ const LISTEN_REASONS = new Map(
 );
 
 const TIMED_OUT = 'no answer within DB_CONNECT_TIMEOUT_MS';
+/** The drivers' codes for a refused user name or password: often a password whose special characters are not percent-encoded. */
+const CREDENTIALS_REFUSED = new Set(['ER_ACCESS_DENIED_ERROR', '28P01']);
 /** mysql2's and node-postgres's codes (and the network's) for a connection the server would not give. */
 const CONNECTION_FAILURES = new Map(
   Object.entries({
@@ -127,7 +130,8 @@ function describeConnectionFailure(reason: string, code: string, failure: Failur
     code === 'ETIMEDOUT' || code === 'timeout' || code === 'closed'
       ? ` and DB_CONNECT_TIMEOUT_MS (now ${settings.databaseTimeouts.connectMs})`
       : '';
-  return `Cannot connect to the ${engine} database${at} (${code}): ${reason}. Check DATABASE_URL${timeout}.`;
+  const check = CREDENTIALS_REFUSED.has(code) && settings.database.type !== 'sqlite' ? `DATABASE_URL: ${credentialsAdvice(settings.database.url)}` : `DATABASE_URL${timeout}`;
+  return `Cannot connect to the ${engine} database${at} (${code}): ${reason}. Check ${check}.`;
 }
 
 const uid = (): string => (process.getuid ? ` (uid ${process.getuid()})` : '');
