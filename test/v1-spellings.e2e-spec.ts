@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 const TOKEN = '{url_token}';
 
 interface V1Route {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE' | 'OPTIONS';
   template: string;
   body?: unknown;
 }
@@ -60,7 +60,7 @@ function spellingsOf(template: string, token: string): Spelling[] {
     { path: write((part) => part.replace('.json', '.%6Ason').replace(/^\/([pfr])\//, (_, c: string) => `/%${c.charCodeAt(0).toString(16)}/`)), routed: false },
   ];
   if (template.includes(TOKEN)) spellings.push({ path: write(same, hex), routed: true });
-  // `/api/v1/version.json` is /api/v1/version once the `.json` rewrite (lower case only) has run: its capitals route nowhere.
+  // `/api/v1/version.json` reaches /api/v1/version through the `.json` rewrite, which takes a lower-case `.json` at the very end only.
   if (template === '/api/v1/version.json') for (const spelling of spellings) spelling.routed &&= !/JSON|\/$/.test(spelling.path);
   return spellings.filter((spelling, index) => spellings.findIndex((other) => other.path === spelling.path) === index);
 }
@@ -110,6 +110,14 @@ describe('API v1 under every spelling of its paths', () => {
         }
       }
       expect(wrong).toEqual([]);
+    });
+
+    it('opens POST /p.json to every origin under each spelling Express routes to it', async () => {
+      const preflight = { origin: 'https://tool.example', 'access-control-request-method': 'POST' };
+      for (const { path, routed } of spellingsOf('/p.json', '')) {
+        const answer = await send(app, { method: 'OPTIONS', template: path }, path, preflight);
+        expect([path, answer.headers['access-control-allow-origin']]).toEqual([path, routed ? '*' : undefined]);
+      }
     });
   });
 
