@@ -12,7 +12,7 @@ export const API = group({
       name: 'PWP__API_V1__ENABLED',
       default: true,
       meaning:
-        "The reference's legacy API v1 (/p.json, /f.json, /r.json, /p/:url_token.json, ...), deprecated; false: its routes answer 404 (GET /api/v1/version still answers).",
+        "The reference's legacy API v1 (/p.json, /f.json, /r.json, /p/:url_token.json, ...), deprecated; false: all of it answers 404, GET /api/v1/version included.",
     }),
     allowSubdayExpiry: flag({
       name: 'PWP__ALLOW_SUBDAY_EXPIRY',
