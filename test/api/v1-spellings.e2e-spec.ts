@@ -1,5 +1,6 @@
-import { rawRequest, type RawAnswer } from './support/http';
-import { startTestApp, type TestApp } from './support/test-app';
+import { auditKinds } from '../support/helpers';
+import { rawRequest, type RawAnswer } from '../support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * API v1's policy holds for every spelling of a v1 path, not only the canonical one (spec "API v1":
@@ -76,8 +77,6 @@ const send = (app: TestApp, route: V1Route, path: string, headers: Record<string
 };
 
 const countPushes = async (app: TestApp): Promise<number> => Number((await app.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM pushes'))[0].n);
-const auditKinds = async (app: TestApp, token: string): Promise<string[]> =>
-  (await app.query<{ kind: string }>('SELECT a.kind FROM audit_entries a JOIN pushes p ON p.id = a.push_id WHERE p.url_token = ? ORDER BY a.id', [token])).map((row) => row.kind);
 
 describe('API v1 under every spelling of its paths', () => {
   describe('turned on', () => {
@@ -123,11 +122,13 @@ describe('API v1 under every spelling of its paths', () => {
 
   describe('turned off (PWP__API_V1__ENABLED=false)', () => {
     let app: TestApp;
+    let ownerToken: string;
     let owner: Record<string, string>;
 
     beforeAll(async () => {
       app = await startTestApp({ PWP__API_V1__ENABLED: 'false' });
-      owner = { authorization: `Bearer ${await app.createUser('spelled-off@example.com')}` };
+      ownerToken = await app.createUser('spelled-off@example.com');
+      owner = { authorization: `Bearer ${ownerToken}` };
     });
     afterAll(() => app.close({ drop: true }));
 
@@ -145,7 +146,7 @@ describe('API v1 under every spelling of its paths', () => {
       }
       expect(wrong).toEqual([]);
       expect(await countPushes(app)).toBe(pushes);
-      expect(await auditKinds(app, token)).toEqual(['creation']);
+      expect(await auditKinds(app.baseUrl, token, ownerToken)).toEqual(['creation']);
       expect((await send(app, { method: 'GET', template: '' }, `/api/v2/pushes/${token}`, owner)).body).toMatchObject({ payload: 'v2 only', expired: false });
     });
   });
