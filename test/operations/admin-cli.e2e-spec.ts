@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionsService, UsersService } from '@app/auth';
+import { SecurityLog, SessionsService, UsersService } from '@app/auth';
 import { client } from '../support/http';
 import { freePort } from '../support/helpers';
 import { CLI_MAIN, runNode } from '../support/server-process';
@@ -54,7 +54,7 @@ describe('administration CLI', () => {
     expect(await users.checkPassword('pw@example.com', 'second password')).toMatchObject({ email: 'pw@example.com' });
 
     const short = await runNode(CLI_MAIN, ['users:password', '--email', 'pw@example.com'], env, { input: 'short' });
-    expect([short.code, short.stderr.trim()]).toEqual([2, 'The password must have at least 8 characters.']);
+    expect([short.code, short.stderr.trim()]).toEqual([2, 'The password must have at least 10 characters.']);
     const unknown = await runNode(CLI_MAIN, ['users:password', '--email', 'nobody@example.com'], env, { input: 'long enough' });
     expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'No user with the email nobody@example.com.']);
   });
@@ -120,6 +120,33 @@ describe('administration CLI', () => {
     expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'No user with the email nobody@example.com.']);
   });
 
+  it('makes administrators: users:create --admin, users:promote and users:demote, each in the security log', async () => {
+    const created = await cli('users:create', '--email', 'Boss@example.com', '--admin');
+    expect(created.code).toBe(0);
+    await cli('users:create', '--email', 'staff@example.com');
+    const promoted = await cli('users:promote', '--email', 'STAFF@example.com');
+    expect([promoted.code, json(promoted.stdout)]).toEqual([0, [{ email: 'staff@example.com', admin: true, changed: true }]]);
+    expect(json((await cli('users:promote', '--email', 'staff@example.com')).stdout)).toEqual([{ email: 'staff@example.com', admin: true, changed: false }]);
+    expect(json((await cli('users:list')).stdout).map((u) => [u.email, u.admin])).toEqual([
+      ['boss@example.com', true],
+      ['staff@example.com', true],
+    ]);
+    expect(json((await cli('users:demote', '--email', 'boss@example.com')).stdout)).toEqual([{ email: 'boss@example.com', admin: false, changed: true }]);
+    expect(json((await cli('users:list')).stdout).map((u) => [u.email, u.admin])).toEqual([
+      ['boss@example.com', false],
+      ['staff@example.com', true],
+    ]);
+
+    app = await startTestApp({}, database);
+    const log = app.service(SecurityLog);
+    const [boss, staff] = await Promise.all(['boss@example.com', 'staff@example.com'].map((email) => app!.service(UsersService).find(email)));
+    expect((await log.list(boss.id)).events.map((event) => [event.kind, event.detail])).toEqual([
+      ['admin_revoked', { by: 'cli' }],
+      ['account_created', { by: 'cli', admin: true }],
+    ]);
+    expect((await log.list(staff.id)).events.map((event) => event.kind)).toEqual(['admin_granted', 'account_created']);
+  });
+
   it('deletes a user: expires their active pushes and removes their tokens', async () => {
     const [user] = json((await cli('users:create', '--email', 'leaver@example.com')).stdout);
     app = await startTestApp({}, database);
@@ -145,12 +172,16 @@ describe('administration CLI', () => {
     [['users:create'], 'needs --email'],
     [['users:create', '--email'], 'users:create: --email needs a value'],
     [['users:create', '--email', '--password', 'long enough'], 'users:create: --email needs a value'],
-    [['users:create', '--email', 'x@example.com', '--admin', 'yes'], 'users:create does not take --admin'],
+    [['users:create', '--email', 'x@example.com', '--owner', 'yes'], 'users:create does not take --owner'],
+    [['users:create', '--email', 'x@example.com', '--admin=yes'], 'users:create: --admin takes no value'],
+    [['users:create', '--email', 'x@example.com', '--admin', 'yes'], 'unexpected argument "yes"'],
+    [['users:promote', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
     [['users:create', '--email', 'x@example.com', 'stray'], 'unexpected argument "stray"'],
     [['users:create', '--email=x@example.com', '--email', 'y@example.com'], 'users:create: --email is given more than once'],
     [['users:token', '--email', 'dup@example.com', '--name', 'a', '--name=b'], 'users:token: --name is given more than once'],
     [['users:list', '--help=yes'], 'users:list: --help takes no value'],
-    [['users:create', '--email', 'y@example.com', '--password', 'short'], 'at least 8 characters'],
+    [['users:create', '--email', 'y@example.com', '--password', 'short'], 'at least 10 characters'],
+    [['users:create', '--email', 'y@example.com', '--password', 'x'.repeat(129)], 'at most 128 characters'],
     [['users:frobnicate'], 'Unknown command "users:frobnicate".\nUsage'],
     [[], 'No command given.\nUsage'],
   ])('fails clearly for %j', async (args, message) => {
@@ -177,13 +208,14 @@ describe('administration CLI', () => {
       const overview = await cli(...args);
       expect([overview.code, overview.stderr]).toEqual([0, '']);
       expect(overview.stdout).toMatch(/^Usage: cli <command> \[options\]\n/);
-      for (const command of ['migrations:run', 'expiry:sweep', 'users:create', 'users:password', 'users:token', 'users:revoke-tokens', 'users:disable', 'users:enable', 'users:list', 'users:delete']) {
+      for (const command of ['migrations:run', 'expiry:sweep', 'users:create', 'users:promote', 'users:demote', 'users:password', 'users:token', 'users:revoke-tokens', 'users:disable', 'users:enable', 'users:list', 'users:delete']) {
         expect(overview.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
       }
     }
     const create = await cli('users:create', '--help');
     expect([create.code, create.stderr]).toEqual([0, '']);
-    expect(create.stdout).toMatch(/^Usage: cli users:create --email <email> \[--password <password>\]\n/);
+    expect(create.stdout).toMatch(/^Usage: cli users:create --email <email> \[--password <password>\] \[--admin\]\n/);
+    expect(create.stdout).toMatch(/^ {2}--admin +make the user an administrator$/m);
     expect(create.stdout).toMatch(/^ {2}--email <email> +the user's email address \(required\)$/m);
     expect(create.stdout).toMatch(/^ {2}-h, --help +show this help$/m);
     // Help comes first: neither the missing --email nor the database is looked at.

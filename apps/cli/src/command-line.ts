@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { Command, CommandError, COMMANDS, FlagValues } from './commands';
+import { Command, CommandError, COMMANDS, Flag, FlagValues } from './commands';
 
 const PROGRAM = 'cli';
 const HELP_FLAGS = new Set(['--help', '-h', 'help']);
@@ -20,7 +20,7 @@ export function parseCommandLine(argv: string[]): Invocation {
     throw new CommandError(`${name === undefined ? 'No command given.' : `Unknown command "${name}".`}\n${overview()}`);
   }
   const declared = command.flags ?? {};
-  const parsed = parse(name, rest, Object.keys(declared));
+  const parsed = parse(name, rest, declared);
   if (parsed.values.help) return { help: commandHelp(name, command) };
   const seen = new Set<string>();
   for (const token of parsed.tokens) {
@@ -28,15 +28,15 @@ export function parseCommandLine(argv: string[]): Invocation {
     if (seen.has(token.name)) throw new CommandError(`${name}: --${token.name} is given more than once; give it once.`);
     seen.add(token.name);
   }
-  const flags = parsed.values as FlagValues;
+  const flags = Object.fromEntries(Object.entries(parsed.values).map(([flag, value]) => [flag, value === true ? 'true' : value])) as FlagValues;
   for (const [flag, { required }] of Object.entries(declared)) {
     if (required && !flags[flag]) throw new CommandError(`${name} needs --${flag}.\nRun "${PROGRAM} ${name} --help" for its options.`);
   }
   return { name, command, flags };
 }
 
-function parse(name: string, args: string[], flags: string[]) {
-  const options = Object.fromEntries(flags.map((flag) => [flag, { type: 'string' as const }]));
+function parse(name: string, args: string[], flags: Record<string, Flag>) {
+  const options = Object.fromEntries(Object.entries(flags).map(([flag, { switch: isSwitch }]) => [flag, { type: isSwitch ? ('boolean' as const) : ('string' as const) }]));
   try {
     return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, tokens: true });
   } catch (error) {
@@ -52,7 +52,7 @@ function explain(name: string, error: unknown): string {
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `${name}: unexpected argument "${quoted}" (a value goes after its flag: --flag value or --flag=value).`;
   if (code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${name}: ${message.split('\n', 1)[0]}`;
   const flag = quoted.replace(/ <value>$/, '').replace(/^-h, /, '');
-  return flag === '--help' ? `${name}: --help takes no value.` : `${name}: ${flag} needs a value (one that starts with a dash goes as ${flag}=-...).`;
+  return message.includes('does not take an argument') ? `${name}: ${flag} takes no value.` : `${name}: ${flag} needs a value (one that starts with a dash goes as ${flag}=-...).`;
 }
 
 function overview(): string {
@@ -72,8 +72,9 @@ function overview(): string {
 
 function commandHelp(name: string, command: Command): string {
   const flags = Object.entries(command.flags ?? {});
-  const usage = flags.map(([flag, { value, required }]) => (required ? `--${flag} ${value}` : `[--${flag} ${value}]`));
-  const rows = [...flags.map(([flag, { value, doc, required }]) => [`--${flag} ${value}`, `${doc}${required ? ' (required)' : ''}`]), ['-h, --help', 'show this help']];
+  const written = (flag: string, value: string) => (value ? `--${flag} ${value}` : `--${flag}`);
+  const usage = flags.map(([flag, { value, required }]) => (required ? written(flag, value) : `[${written(flag, value)}]`));
+  const rows = [...flags.map(([flag, { value, doc, required }]) => [written(flag, value), `${doc}${required ? ' (required)' : ''}`]), ['-h, --help', 'show this help']];
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   return [
     `Usage: ${PROGRAM} ${[name, ...usage].join(' ')}`,

@@ -9,12 +9,16 @@ import { CliModule } from './cli.module';
 /** A user mistake (bad argument, unknown user, ...): printed without a stack trace, exit code 2. */
 export class CommandError extends Error {}
 
-/** A command's flags: each takes a value (`--email x` or `--email=x`) and is given at most once. */
+/**
+ * A command's flags: each takes a value (`--email x` or `--email=x`), or is a switch (`--admin`,
+ * read as the value 'true'), and is given at most once.
+ */
 export interface Flag {
-  /** What the value is, as the help shows it: `<email>`. */
+  /** What the value is, as the help shows it: `<email>`; empty for a switch. */
   value: string;
   doc: string;
   required?: boolean;
+  switch?: true;
 }
 
 export type FlagValues = Record<string, string | undefined>;
@@ -50,6 +54,12 @@ async function withServices(settings: Settings, work: (app: INestApplicationCont
   }
 }
 
+async function setAdmin(app: INestApplicationContext, email: string, admin: boolean): Promise<void> {
+  const users = app.get(UsersService);
+  const changed = await users.setAdmin(email, admin);
+  print({ email: (await users.find(email)).email, admin, changed });
+}
+
 export const COMMANDS: Record<string, Command> = {
   'migrations:run': {
     summary: 'apply pending database migrations (under the migration lock: a named lock on MySQL, an advisory lock on PostgreSQL)',
@@ -76,11 +86,22 @@ export const COMMANDS: Record<string, Command> = {
     flags: {
       email: EMAIL,
       password: { value: '<password>', doc: 'a password for the pages (/users/sign_in); users:password reads it from standard input instead' },
+      admin: { value: '', switch: true, doc: 'make the user an administrator' },
     },
     run: (flags, settings) =>
       withServices(settings, async (app) => {
-        print(await app.get(UsersService).create(flags.email!, flags.password));
+        print(await app.get(UsersService).create(flags.email!, flags.password, { admin: flags.admin === 'true' }));
       }),
+  },
+  'users:promote': {
+    summary: 'make a user an administrator',
+    flags: { email: EMAIL },
+    run: (flags, settings) => withServices(settings, (app) => setAdmin(app, flags.email!, true)),
+  },
+  'users:demote': {
+    summary: 'make an administrator a user like any other',
+    flags: { email: EMAIL },
+    run: (flags, settings) => withServices(settings, (app) => setAdmin(app, flags.email!, false)),
   },
   'users:password': {
     summary: 'set or reset the password for the pages (/users/sign_in), read from standard input',

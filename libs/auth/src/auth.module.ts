@@ -3,7 +3,12 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiAuthGuard } from './api-auth.guard';
+import { AccountTokenEntity } from './account-token.entity';
 import { ApiTokenEntity } from './api-token.entity';
+import { FirstRunCodeEntity } from './first-run-code.entity';
+import { SecondStep } from './second-step';
+import { SecurityEventEntity } from './security-event.entity';
+import { SecurityLog } from './security-log';
 import { SessionEntity } from './session.entity';
 import { SessionsService } from './sessions.service';
 import { SignInService } from './sign-in.service';
@@ -13,9 +18,9 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity])],
-  providers: [UsersRepository, UsersService, SessionsService, SignInService, BearerStrategy, HeaderPairStrategy],
-  exports: [UsersService, SessionsService, SignInService],
+  imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity])],
+  providers: [UsersRepository, UsersService, SessionsService, SignInService, SecurityLog, SecondStep, BearerStrategy, HeaderPairStrategy],
+  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep],
 })
 export class AuthModule {}
 

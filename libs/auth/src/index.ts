@@ -2,7 +2,8 @@
  * Authentication: users, API tokens (random, shown once, stored as SHA-256, optionally expiring),
  * the bearer and legacy header-pair strategies, the global guard with its access decorators, the
  * pages' sessions (a row per signed-in browser), who a person signing in is (SignInService: a
- * password, or single sign-on), and the OpenID Connect client (oidc/).
+ * password, or single sign-on; and whether a second step is due, SecondStep), each person's
+ * security log (SecurityLog), and the OpenID Connect client (oidc/).
  */
 export * from './access.decorators';
 export { presentsCredentials } from './api-auth.guard';
@@ -18,8 +19,21 @@ export {
   type SignInMethod,
   type TokenSummary,
   type UserSummary,
+  PASSWORD_LENGTH,
 } from './users.service';
-export { SignInService, type ProviderIdentity, type SignInOutcome, type SignInRefusal } from './sign-in.service';
+export { SignInService, type ProviderIdentity, type SecondStepDue, type SignInOutcome, type SignInRefusal } from './sign-in.service';
+export { SecondStep } from './second-step';
+export {
+  SecurityLog,
+  SECURITY_EVENT_KINDS,
+  type SecurityEvent,
+  type SecurityEventDetail,
+  type SecurityEventInput,
+  type SecurityEventKind,
+  type SecurityEventPage,
+  type SecurityLogQuery,
+} from './security-log';
+export { SecurityEventEntity } from './security-event.entity';
 export { OidcModule } from './oidc/oidc.module';
 export { OidcClient, SingleSignOnFailedError, SingleSignOnUnavailableError, type PendingSignIn } from './oidc/oidc-client';
 export { SessionsService, SESSION_LIFETIME_MS } from './sessions.service';

@@ -22,6 +22,10 @@ export class SessionEntity {
   @Column({ name: 'expires_at', type: 'bigint', transformer: epochMillis })
   expiresAt!: number;
 
+  /** "Remember me": the session lasts a week from sign-in, without the inactivity timeout. */
+  @Column({ type: 'boolean', default: false })
+  remember!: boolean;
+
   /**
    * For a single sign-on, the provider's ID token, encrypted (FieldCipher): the hint its logout
    * endpoint asks for at sign-out. Null for a password sign-in.

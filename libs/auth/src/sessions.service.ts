@@ -33,7 +33,7 @@ export class SessionsService {
     // took the __Host- prefix over https, which PageSession tells apart.
     const token = randomToken(33);
     const sealedIdToken = idToken === undefined ? null : this.cipher.encrypt(idToken, ID_TOKEN_CONTEXT);
-    await this.repository.insertSession({ tokenHash: hashToken(token), userId: user.id, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS, idToken: sealedIdToken });
+    await this.repository.insertSession({ tokenHash: hashToken(token), userId: user.id, createdAt: now, expiresAt: now + SESSION_LIFETIME_MS, idToken: sealedIdToken, remember: false });
     return token;
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
+import { SecondStep } from './second-step';
 import { UsersRepository } from './users.repository';
 import { emailAddress, isAsciiEmail, UsersService } from './users.service';
 
@@ -28,7 +29,18 @@ export type SignInRefusal =
   | 'no-account'
   | 'linked-elsewhere';
 
-export type SignInOutcome = { user: AuthenticatedUser } | { refused: SignInRefusal };
+/**
+ * A right password, and a second step due (SecondStep.isDue) before the person is signed in: no
+ * session yet. What the pages keep between the two steps is theirs to choose (a sealed cookie, as
+ * for a single sign-on under way), never the password.
+ */
+export interface SecondStepDue {
+  user: AuthenticatedUser;
+}
+
+export type SignInOutcome = { user: AuthenticatedUser } | { secondStep: SecondStepDue } | { refused: SignInRefusal };
+/** A single sign-on asks no second step: the provider's own policy applies. */
+export type IdentitySignInOutcome = Exclude<SignInOutcome, { secondStep: SecondStepDue }>;
 
 /** OpenID Connect Core 1.0, 2: a `sub` is at most 255 ASCII characters. */
 const SUBJECT = /^[\x21-\x7e]{1,255}$/;
@@ -53,6 +65,7 @@ export class SignInService {
     private readonly users: UsersService,
     private readonly repository: UsersRepository,
     private readonly clock: Clock,
+    private readonly secondStep: SecondStep,
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
@@ -64,14 +77,16 @@ export class SignInService {
     if (!this.passwordSignIn) return { refused: 'password-sign-in-off' };
     const user = await this.users.checkPassword(email, password);
     if (!user) return { refused: 'wrong-password' };
-    return user.disabled ? { refused: 'disabled' } : { user: authenticatedUser(user) };
+    if (user.disabled) return { refused: 'disabled' };
+    const person = authenticatedUser(user);
+    return (await this.secondStep.isDue(person)) ? { secondStep: { user: person } } : { user: person };
   }
 
-  withIdentity(identity: ProviderIdentity): Promise<SignInOutcome> {
+  withIdentity(identity: ProviderIdentity): Promise<IdentitySignInOutcome> {
     return this.signInAs(identity, false);
   }
 
-  private async signInAs(identity: ProviderIdentity, retried: boolean): Promise<SignInOutcome> {
+  private async signInAs(identity: ProviderIdentity, retried: boolean): Promise<IdentitySignInOutcome> {
     const oidc = this.settings.signIn.oidc;
     if (!oidc || !SUBJECT.test(identity.subject)) return { refused: 'no-account' };
     const email = identity.emailVerified && identity.email !== undefined ? emailAddress(identity.email) : null;
@@ -91,7 +106,7 @@ export class SignInService {
     }
     if (!oidc.autoProvision) return { refused: 'no-account' };
     try {
-      const created = await this.repository.insertUser({ email, passwordHash: null, hasWebhooks: false, oidcIssuer: identity.issuer, oidcSubject: identity.subject, createdAt: now, updatedAt: now });
+      const created = await this.repository.insertUser({ email, passwordHash: null, hasWebhooks: false, oidcIssuer: identity.issuer, oidcSubject: identity.subject, confirmedAt: now, createdAt: now, updatedAt: now });
       return { user: authenticatedUser(created) };
     } catch (error) {
       // Two first sign-ins at once (the same person in two tabs): the other one created the account.

@@ -30,6 +30,36 @@ export class UserEntity {
   @Column({ name: 'has_webhooks', type: 'boolean', default: false })
   hasWebhooks!: boolean;
 
+  /** An administrator (made at /first_run or by the CLI's users:create --admin and users:promote). */
+  @Column({ type: 'boolean', default: false })
+  admin!: boolean;
+
+  /** When the person confirmed their address; null while a sign-up waits for its confirmation mail. */
+  @Column({ name: 'confirmed_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  confirmedAt!: number | null;
+
+  /** A new address the person asked for, waiting for its confirmation (account emails on). */
+  @Column({ name: 'unconfirmed_email', type: 'varchar', length: 255, nullable: true })
+  unconfirmedEmail!: string | null;
+
+  /** Wrong passwords since the last sign-in or unlock (the lockout counts them with account emails on). */
+  @Column({ name: 'failed_attempts', type: 'int', default: 0 })
+  failedAttempts!: number;
+
+  /** When the lockout locked the account; it unlocks by the mailed link or an hour later. */
+  @Column({ name: 'locked_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  lockedAt!: number | null;
+
+  /** A language code of the contract's list; stored for the pages' language choice. */
+  @Column({ name: 'preferred_language', type: 'varchar', length: 16, nullable: true })
+  preferredLanguage!: string | null;
+
+  @Column({ name: 'last_sign_in_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  lastSignInAt!: number | null;
+
+  @Column({ name: 'last_sign_in_ip', type: 'varchar', length: 45, nullable: true })
+  lastSignInIp!: string | null;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
   createdAt!: number;
 

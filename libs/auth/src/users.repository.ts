@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, LessThanOrEqual, Repository } from 'typeorm';
+import { type EntityManager, IsNull, LessThanOrEqual, Repository } from 'typeorm';
 import { Sql } from '@app/database';
 import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
@@ -9,6 +9,10 @@ import { UserEntity } from './user.entity';
 /** A token works while it has not expired and its user is not disabled: one indexed look-up decides both. */
 const SELECT_USER_BY_TOKEN_HASH =
   'SELECT u.id, u.email, u.has_webhooks FROM users u JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND (t.expires_at IS NULL OR t.expires_at > ?) AND u.disabled_at IS NULL';
+
+/** A user to insert: what every new account states; the rest starts empty. */
+export type NewUser = Pick<UserEntity, 'email' | 'passwordHash' | 'hasWebhooks' | 'createdAt' | 'updatedAt'> &
+  Partial<Pick<UserEntity, 'oidcIssuer' | 'oidcSubject' | 'admin' | 'confirmedAt' | 'preferredLanguage'>>;
 
 /** Who a single sign-on names: the provider and its `sub`. */
 export interface Identity {
@@ -26,8 +30,34 @@ export class UsersRepository {
     private readonly sql: Sql,
   ) {}
 
-  insertUser(user: Omit<UserEntity, 'id' | 'oidcIssuer' | 'oidcSubject' | 'disabledAt'> & Partial<Pick<UserEntity, 'oidcIssuer' | 'oidcSubject'>>): Promise<UserEntity> {
-    return this.users.save(this.users.create({ oidcIssuer: null, oidcSubject: null, disabledAt: null, ...user }));
+  /** Runs `work` in one transaction; what it writes through the manager commits together. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.users.manager.transaction(work);
+  }
+
+  insertUser(user: NewUser, manager: EntityManager = this.users.manager): Promise<UserEntity> {
+    return manager.save(
+      manager.create(UserEntity, {
+        oidcIssuer: null,
+        oidcSubject: null,
+        disabledAt: null,
+        admin: false,
+        confirmedAt: null,
+        unconfirmedEmail: null,
+        failedAttempts: 0,
+        lockedAt: null,
+        preferredLanguage: null,
+        lastSignInAt: null,
+        lastSignInIp: null,
+        ...user,
+      }),
+    );
+  }
+
+  /** Sets the administrator flag; whether it changed. */
+  async setAdmin(id: number, admin: boolean, now: number, manager: EntityManager = this.users.manager): Promise<boolean> {
+    const updated = await manager.update(UserEntity, { id, admin: !admin }, { admin, updatedAt: now });
+    return (updated.affected ?? 0) > 0;
   }
 
   /**

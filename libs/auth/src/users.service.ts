@@ -4,6 +4,7 @@ import { asciiLowerCase, Clock, DAY_MS } from '@app/common';
 import { PassphraseHasher, randomToken } from '@app/crypto';
 import { AccountError } from './account.errors';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
+import { SecurityLog } from './security-log';
 import { UsersRepository } from './users.repository';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,6 +30,7 @@ export type SignInMethod = 'password' | 'sso';
 export interface UserSummary {
   email: string;
   created_at: string;
+  admin: boolean;
   has_password: boolean;
   sign_in: SignInMethod[];
   disabled: boolean;
@@ -51,21 +53,36 @@ export class UsersService {
     private readonly repository: UsersRepository,
     private readonly hasher: PassphraseHasher,
     private readonly clock: Clock,
+    private readonly securityLog: SecurityLog,
   ) {}
 
-  async create(email: string, password?: string): Promise<IssuedToken> {
+  /** An account made by an administrator (the CLI): confirmed, and an administrator when asked. */
+  async create(email: string, password?: string, options: { admin?: boolean } = {}): Promise<IssuedToken> {
     const address = normalizeEmail(email);
     if (password !== undefined) checkPassword(password);
     if (await this.repository.findByEmail(address)) throw new AccountError(`A user with the email ${address} already exists.`);
     const now = this.clock.now();
     const passwordHash = password === undefined ? null : await this.hasher.hash(password);
     try {
-      await this.repository.insertUser({ email: address, passwordHash, hasWebhooks: false, createdAt: now, updatedAt: now });
+      await this.repository.transaction(async (manager) => {
+        const user = await this.repository.insertUser({ email: address, passwordHash, hasWebhooks: false, admin: options.admin === true, confirmedAt: now, createdAt: now, updatedAt: now }, manager);
+        await this.securityLog.record({ userId: user.id, email: address, kind: 'account_created', detail: { by: 'cli', admin: options.admin === true } }, manager);
+      });
     } catch {
       // Lost a race with another creation of the same address (unique index).
       throw new AccountError(`A user with the email ${address} already exists.`);
     }
     return this.issueToken(address);
+  }
+
+  /** Makes the user an administrator (or not); false when they already were (were not). */
+  async setAdmin(email: string, admin: boolean): Promise<boolean> {
+    const user = await this.existing(email);
+    return this.repository.transaction(async (manager) => {
+      const changed = await this.repository.setAdmin(user.id, admin, this.clock.now(), manager);
+      if (changed) await this.securityLog.record({ userId: user.id, email: user.email, kind: admin ? 'admin_granted' : 'admin_revoked', detail: { by: 'cli' } }, manager);
+      return changed;
+    });
   }
 
   /**
@@ -138,6 +155,7 @@ export class UsersService {
     return users.map((user) => ({
       email: user.email,
       created_at: new Date(user.createdAt).toISOString(),
+      admin: user.admin,
       has_password: user.passwordHash !== null,
       sign_in: [...(user.passwordHash !== null ? ['password' as const] : []), ...(user.oidcSubject !== null ? ['sso' as const] : [])],
       disabled: user.disabledAt !== null,
@@ -191,9 +209,12 @@ export class UsersService {
   }
 }
 
-function checkPassword(password: string): void {
-  if (password.length < 8) throw new AccountError('The password must have at least 8 characters.');
-  if (password.length > 1024) throw new AccountError('The password must have at most 1024 characters.');
+/** The reference's password length (Devise's password_length), for every password set from now on. */
+export const PASSWORD_LENGTH = { min: 10, max: 128 } as const;
+
+export function checkPassword(password: string): void {
+  if (password.length < PASSWORD_LENGTH.min) throw new AccountError(`The password must have at least ${PASSWORD_LENGTH.min} characters.`);
+  if (password.length > PASSWORD_LENGTH.max) throw new AccountError(`The password must have at most ${PASSWORD_LENGTH.max} characters.`);
 }
 
 /**

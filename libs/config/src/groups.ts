@@ -1,3 +1,4 @@
+import { ACCOUNTS } from './account-settings';
 import { API } from './api-settings';
 import { AUDIT } from './audit-settings';
 import { BRAND } from './brand-settings';
@@ -41,6 +42,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
   MAIL,
   WEBHOOKS,
   NOTIFICATIONS,
+  ACCOUNTS,
   SIGN_IN,
   BRAND,
 ];

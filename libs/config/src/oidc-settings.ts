@@ -1,5 +1,6 @@
 import { createPrivateKey, KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
+import { ACCOUNTS } from './account-settings';
 import { Reader, SettingsError } from './env-reader';
 import { flag, group, list, text } from './setting';
 
@@ -38,9 +39,8 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const emailDomain = (value: string): string => value.toLowerCase().replace(/^@/, '');
 
 /**
- * Single sign-on (OpenID Connect) and the password form, the PWP__OIDC__* group, and the
- * reference's PWP__DISABLE_SIGNUPS, which here means what its name says for the one way accounts
- * can appear without an administrator: no accounts created on first sign-in.
+ * Single sign-on (OpenID Connect) and the password form, the PWP__OIDC__* group. The reference's
+ * PWP__DISABLE_SIGNUPS (the accounts group) also stops accounts being created at a first sign-in.
  */
 export const SIGN_IN = group({
   title: 'Single sign-on (OpenID Connect)',
@@ -125,11 +125,6 @@ export const SIGN_IN = group({
       default: true,
       meaning: 'false: no password form, and its POST is refused (needs PWP__OIDC__ISSUER).',
     }),
-    disableSignups: flag({
-      name: 'PWP__DISABLE_SIGNUPS',
-      default: false,
-      meaning: "The reference's switch: true creates no account at sign-in, whatever PWP__OIDC__AUTO_PROVISION says.",
-    }),
   },
 });
 const S = SIGN_IN.settings;
@@ -147,7 +142,7 @@ const NEEDS_ISSUER = [
 
 export function readOidcSettings(read: Reader): SignInSettings {
   const issuer = read(S.issuer);
-  const signupsDisabled = read(S.disableSignups);
+  const signupsDisabled = read(ACCOUNTS.settings.disableSignups);
   const passwordSignIn = read(S.passwordSignIn);
   if (issuer === undefined) {
     const stray = NEEDS_ISSUER.find((setting) => read.isSet(setting));

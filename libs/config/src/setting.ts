@@ -156,23 +156,42 @@ const DURATION_UNITS_MS: Record<string, number> = {
 };
 
 /** Milliseconds from "3 months", "30 days", "12 hours"...; unset or "disabled" means none. A month counts 30 days, a year 365. */
-export function duration(spec: Facts): Setting<number | undefined> {
+export function duration(spec: Facts): Setting<number | undefined>;
+/** A duration that is always on: `default` when unset, within [min, max] milliseconds; "disabled" is refused. */
+export function duration(spec: Facts & { default: string; min: number; max: number }): Setting<number>;
+export function duration(spec: Facts & { default?: string; min?: number; max?: number }): Setting<number | undefined> {
+  const required = spec.default !== undefined;
+  const expectation = required
+    ? `must be a duration from ${describeMs(spec.min!)} to ${describeMs(spec.max!)}, such as "15 minutes", "2 hours" or "1 day"`
+    : 'must be a duration such as "30 days", "3 months" or "1 year" (units: minutes, hours, days, weeks, months, years), or "disabled"';
+  const parseText = (value: string, fail: Fail): number => {
+    const match = /^(\d{1,6})\s*(minute|hour|day|week|month|year)s?$/.exec(value);
+    const ms = match && Number(match[1]) > 0 ? Number(match[1]) * DURATION_UNITS_MS[match[2]] : NaN;
+    if (Number.isNaN(ms) || (required && (ms < spec.min! || ms > spec.max!))) return fail(expectation);
+    return ms;
+  };
   return setting(spec, {
     kind: 'duration',
-    type: 'duration ("30 days", "3 months", "1 year"; minutes to years) or disabled',
-    defaultText: 'disabled',
+    type: required
+      ? `duration, ${describeMs(spec.min!)} to ${describeMs(spec.max!)} ("15 minutes", "2 hours", "1 day", "3 weeks")`
+      : 'duration ("30 days", "3 months", "1 year"; minutes to years) or disabled',
+    defaultText: spec.default ?? 'disabled',
     parse(text, fail) {
       const value = text?.toLowerCase();
-      if (value === undefined || value === 'disabled' || value === 'false') return undefined;
-      const match = /^(\d{1,6})\s*(minute|hour|day|week|month|year)s?$/.exec(value);
-      if (!match || Number(match[1]) === 0) {
-        return fail(
-          'must be a duration such as "30 days", "3 months" or "1 year" (units: minutes, hours, days, weeks, months, years), or "disabled"',
-        );
-      }
-      return Number(match[1]) * DURATION_UNITS_MS[match[2]];
+      if (value === undefined) return required ? parseText(spec.default!, fail) : undefined;
+      if (!required && (value === 'disabled' || value === 'false')) return undefined;
+      return parseText(value, fail);
     },
   });
+}
+
+/** "5 minutes", "90 days": the largest unit that divides the value. */
+function describeMs(ms: number): string {
+  const [unit, size] = Object.entries(DURATION_UNITS_MS)
+    .reverse()
+    .find(([, unitMs]) => ms % unitMs === 0) ?? ['minute', MINUTE_MS];
+  const count = ms / size;
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /** One of a few words, in any case; read in lower case. */

@@ -1,3 +1,4 @@
+import { AccountSettings, checkAccountEmailsHaveMail, readAccountSettings } from './account-settings';
 import { API } from './api-settings';
 import { AUDIT } from './audit-settings';
 import { BrandSettings, readBrandSettings } from './brand-settings';
@@ -30,6 +31,7 @@ export { type MailSettings, type SmtpAuthentication, type SmtpSettings, type Smt
 export type { WebhookSettings } from './webhook-settings';
 export type { NotificationSettings } from './notification-settings';
 export { type BrandSettings, DEFAULT_BRAND_TITLE } from './brand-settings';
+export type { AccountSettings } from './account-settings';
 export type { OidcClientAuth, OidcSettings, PrivateKeyJwtAlgorithm, SignInSettings } from './oidc-settings';
 
 export interface Settings {
@@ -80,6 +82,8 @@ export interface Settings {
   notifications: NotificationSettings;
   /** How people sign in on the pages: password, single sign-on (OpenID Connect), or both. */
   signIn: SignInSettings;
+  /** Sign-up, account emails, sign-in pages, sessions' timeout, two-factor required. */
+  accounts: AccountSettings;
   /** The instance's title, tagline, disclaimer, footer menu and logos on every page. */
   brand: BrandSettings;
 }
@@ -127,10 +131,12 @@ export function loadSettings(env: Env): Settings {
     webhooks: readWebhookSettings(read),
     notifications: readNotificationSettings(read),
     signIn: readOidcSettings(read),
+    accounts: readAccountSettings(read),
     brand: readBrandSettings(read),
   };
   checkMasterKeyInProduction(settings.production, settings.masterKey);
   checkForceSslHasProxy(settings.forceSsl, settings.trustedProxies);
   checkMetricsPortIsOwn(settings.metricsPort, settings.port);
+  checkAccountEmailsHaveMail(settings.accounts, settings.mail, settings.overrideBaseUrl);
   return settings;
 }

@@ -52,6 +52,8 @@ export class AccountPages {
       await this.attempts.recordFailure(email, address);
       return this.signInPage(401, text('account.wrongPassword'), email);
     }
+    // Two-factor's entry point: keep who passed the password (sealed, short-lived) and answer the code form.
+    if ('secondStep' in outcome) throw new Error('A second sign-in step is due, but no page asks for it.');
     await this.session.signIn(request, response, outcome.user);
     return TOKENS;
   }

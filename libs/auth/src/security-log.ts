@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type EntityManager, In, LessThan, Repository } from 'typeorm';
+import { Clock } from '@app/common';
+import type { Statement } from '@app/database';
+import { SecurityEventEntity } from './security-event.entity';
+
+/** What goes into a person's security log. */
+export const SECURITY_EVENT_KINDS = [
+  'account_created',
+  'account_deleted',
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'locked',
+  'unlocked',
+  'password_changed',
+  'password_reset_requested',
+  'email_changed',
+  'email_confirmed',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_failed',
+  'recovery_code_used',
+  'admin_granted',
+  'admin_revoked',
+] as const;
+export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+
+/** Small facts beside an event (the sign-in method, a new address); never a password, token or code. */
+export type SecurityEventDetail = Record<string, string | number | boolean | null>;
+
+/** An event to record: whose, what, from where. */
+export interface SecurityEventInput {
+  userId: number;
+  /** The person's address now (kept with the entry, which outlives the account). */
+  email: string;
+  kind: SecurityEventKind;
+  /** The request's client; absent for what the CLI or the clock did. */
+  client?: { ip: string; userAgent: string };
+  detail?: SecurityEventDetail;
+}
+
+/** An entry as the pages and the administration show it. */
+export interface SecurityEvent {
+  id: number;
+  user_id: number | null;
+  email: string;
+  kind: SecurityEventKind;
+  ip: string | null;
+  user_agent: string | null;
+  detail: SecurityEventDetail | null;
+  created_at: string;
+}
+
+/** A page of entries, newest first; `next` is the `before` of the following page, absent on the last. */
+export interface SecurityEventPage {
+  events: SecurityEvent[];
+  next?: number;
+}
+
+export interface SecurityLogQuery {
+  /** Entries older than this id (keyset paging): the previous page's `next`. */
+  before?: number;
+  /** 1 to 200; 50 by default. */
+  limit?: number;
+  kinds?: SecurityEventKind[];
+}
+
+const INSERT = 'INSERT INTO security_events (user_id, email, kind, ip, user_agent, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 200;
+
+/**
+ * Each person's security log: sign-ins and their failures, lockouts, changes of password, address
+ * and two-factor, account creation and deletion. Written in the transaction of the change it tells
+ * of where there is one (`statement` for Sql.writeIf, or `record` with the transaction's manager),
+ * read newest first by keyset (an id), for the person and for the administration.
+ */
+@Injectable()
+export class SecurityLog {
+  constructor(
+    @InjectRepository(SecurityEventEntity) private readonly events: Repository<SecurityEventEntity>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records the event, inside `manager`'s transaction when given. */
+  async record(event: SecurityEventInput, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.events.manager).insert(SecurityEventEntity, this.row(event));
+  }
+
+  /** The statement that records the event, for a transaction built of statements (Sql.writeIf). */
+  statement(event: SecurityEventInput): Statement {
+    const row = this.row(event);
+    return { sql: INSERT, parameters: [row.userId, row.email, row.kind, row.ip, row.userAgent, row.detail, row.createdAt], atomic: true };
+  }
+
+  /** One person's entries, newest first. */
+  list(userId: number, query: SecurityLogQuery = {}): Promise<SecurityEventPage> {
+    return this.page({ userId }, query);
+  }
+
+  /** Everyone's entries, newest first (the administration's view). */
+  listAll(query: SecurityLogQuery = {}): Promise<SecurityEventPage> {
+    return this.page({}, query);
+  }
+
+  private async page(where: { userId?: number }, query: SecurityLogQuery): Promise<SecurityEventPage> {
+    const limit = Math.min(Math.max(Math.trunc(query.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
+    const rows = await this.events.find({
+      where: {
+        ...where,
+        ...(query.before === undefined ? {} : { id: LessThan(query.before) }),
+        ...(query.kinds?.length ? { kind: In(query.kinds) } : {}),
+      },
+      order: { id: 'DESC' },
+      take: limit + 1,
+    });
+    const events = rows.slice(0, limit).map(toSecurityEvent);
+    return rows.length > limit ? { events, next: events[events.length - 1].id } : { events };
+  }
+
+  private row(event: SecurityEventInput): Omit<SecurityEventEntity, 'id'> {
+    const detail = event.detail === undefined ? null : JSON.stringify(event.detail);
+    return {
+      userId: event.userId,
+      email: event.email,
+      kind: event.kind,
+      ip: event.client?.ip.slice(0, 45) ?? null,
+      userAgent: event.client?.userAgent.slice(0, 255) ?? null,
+      // Bounded by the column; a detail is a few short facts, so this never cuts one that matters.
+      detail: detail !== null && detail.length > 1000 ? JSON.stringify({ truncated: true }) : detail,
+      createdAt: this.clock.now(),
+    };
+  }
+}
+
+function toSecurityEvent(row: SecurityEventEntity): SecurityEvent {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    email: row.email,
+    kind: row.kind as SecurityEventKind,
+    ip: row.ip,
+    user_agent: row.userAgent,
+    detail: row.detail === null ? null : (JSON.parse(row.detail) as SecurityEventDetail),
+    created_at: new Date(row.createdAt).toISOString(),
+  };
+}
