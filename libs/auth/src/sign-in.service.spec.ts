@@ -1,5 +1,6 @@
 import { Clock } from '@app/common';
 import { loadSettings } from '@app/config';
+import { SecondStep } from './second-step';
 import { type ProviderIdentity, SignInService } from './sign-in.service';
 import type { UserEntity } from './user.entity';
 import type { Identity, UsersRepository } from './users.repository';
@@ -7,13 +8,15 @@ import type { UsersService } from './users.service';
 
 const ISSUER = 'https://id.example.com';
 const KELVIN = '\u212A';
+/** The account fields single sign-on does not read. */
+const NEVER_SIGNED_IN = { admin: false, confirmedAt: null, unconfirmedEmail: null, failedAttempts: 0, lockedAt: null, preferredLanguage: null, lastSignInAt: null, lastSignInIp: null };
 
 /** The repository's contract in memory: emails compared exactly, as UsersRepository.findByEmail does on every engine. */
 class InMemoryUsers {
   readonly rows: UserEntity[] = [];
 
   add(email: string, identity?: Identity): UserEntity {
-    const row = { id: this.rows.length + 1, email, passwordHash: null, oidcIssuer: identity?.issuer ?? null, oidcSubject: identity?.subject ?? null, disabledAt: null, hasWebhooks: false, createdAt: 0, updatedAt: 0 };
+    const row = { id: this.rows.length + 1, email, passwordHash: null, oidcIssuer: identity?.issuer ?? null, oidcSubject: identity?.subject ?? null, disabledAt: null, hasWebhooks: false, createdAt: 0, updatedAt: 0, ...NEVER_SIGNED_IN };
     this.rows.push(row);
     return row;
   }
@@ -34,6 +37,7 @@ describe('SignInService.withIdentity', () => {
       {} as UsersService,
       users as unknown as UsersRepository,
       new Clock(),
+      new SecondStep(),
       loadSettings({ PWP__OIDC__ISSUER: ISSUER, PWP__OIDC__CLIENT_ID: 'pwpush', PWP__OIDC__CLIENT_SECRET: 'secret', ...env }),
     );
   const identity = (subject: string, email: string): ProviderIdentity => ({ issuer: ISSUER, subject, email, emailVerified: true });
