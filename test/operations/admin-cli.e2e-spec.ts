@@ -44,12 +44,15 @@ describe('administration CLI', () => {
   it('sets and resets a password with users:password, read from standard input', async () => {
     await cli('users:create', '--email', 'pw@example.com');
     const set = await runNode(CLI_MAIN, ['users:password', '--email', 'PW@example.com'], env, { input: 'first password\n' });
-    expect([set.code, json(set.stdout)]).toEqual([0, [{ email: 'pw@example.com', password: 'set' }]]);
+    expect([set.code, json(set.stdout)]).toEqual([0, [{ email: 'pw@example.com', password: 'set', sessions_ended: 0 }]]);
     expect(set.stdout + set.stderr).not.toContain('first password');
     app = await startTestApp({}, database);
     const users = app.service(UsersService);
     expect(await users.checkPassword('pw@example.com', 'first password')).toMatchObject({ email: 'pw@example.com' });
-    await runNode(CLI_MAIN, ['users:password', '--email', 'pw@example.com'], env, { input: 'second password' });
+    const session = await app.service(SessionsService).start(await users.find('pw@example.com'));
+    const reset = await runNode(CLI_MAIN, ['users:reset-password', '--email', 'pw@example.com'], env, { input: 'second password' });
+    expect(json(reset.stdout)).toEqual([{ email: 'pw@example.com', password: 'set', sessions_ended: 1 }]);
+    expect(await app.service(SessionsService).userOf(session)).toBeNull();
     expect(await users.checkPassword('pw@example.com', 'first password')).toBeNull();
     expect(await users.checkPassword('pw@example.com', 'second password')).toMatchObject({ email: 'pw@example.com' });
 
@@ -208,7 +211,7 @@ describe('administration CLI', () => {
       const overview = await cli(...args);
       expect([overview.code, overview.stderr]).toEqual([0, '']);
       expect(overview.stdout).toMatch(/^Usage: cli <command> \[options\]\n/);
-      for (const command of ['migrations:run', 'expiry:sweep', 'users:create', 'users:promote', 'users:demote', 'users:password', 'users:token', 'users:revoke-tokens', 'users:disable', 'users:enable', 'users:list', 'users:delete']) {
+      for (const command of ['migrations:run', 'expiry:sweep', 'users:create', 'users:promote', 'users:demote', 'users:password', 'users:reset-password', 'users:token', 'users:revoke-tokens', 'users:disable', 'users:enable', 'users:list', 'users:delete']) {
         expect(overview.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
       }
     }

@@ -60,6 +60,19 @@ async function setAdmin(app: INestApplicationContext, email: string, admin: bool
   print({ email: (await users.find(email)).email, admin, changed });
 }
 
+/** Recovering an account without mail: a new password, the lock lifted, every session ended. */
+const SET_PASSWORD: Command = {
+  summary: 'set or reset the password for the pages (/users/sign_in), read from standard input; ends their sessions and lifts a lockout',
+  flags: { email: EMAIL },
+  run: (flags, settings) =>
+    withServices(settings, async (app) => {
+      // From stdin, so it is in no shell history and no process list.
+      const password = (await readStdin()).replace(/\r?\n$/, '');
+      const { sessions_ended } = await app.get(UsersService).setPassword(flags.email!, password);
+      print({ email: (await app.get(UsersService).find(flags.email!)).email, password: 'set', sessions_ended });
+    }),
+};
+
 export const COMMANDS: Record<string, Command> = {
   'migrations:run': {
     summary: 'apply pending database migrations (under the migration lock: a named lock on MySQL, an advisory lock on PostgreSQL)',
@@ -103,17 +116,8 @@ export const COMMANDS: Record<string, Command> = {
     flags: { email: EMAIL },
     run: (flags, settings) => withServices(settings, (app) => setAdmin(app, flags.email!, false)),
   },
-  'users:password': {
-    summary: 'set or reset the password for the pages (/users/sign_in), read from standard input',
-    flags: { email: EMAIL },
-    run: (flags, settings) =>
-      withServices(settings, async (app) => {
-        // From stdin, so it is in no shell history and no process list.
-        const password = (await readStdin()).replace(/\r?\n$/, '');
-        await app.get(UsersService).setPassword(flags.email!, password);
-        print({ email: (await app.get(UsersService).find(flags.email!)).email, password: 'set' });
-      }),
-  },
+  'users:password': SET_PASSWORD,
+  'users:reset-password': { ...SET_PASSWORD, summary: `${SET_PASSWORD.summary} (the same as users:password)` },
   'users:token': {
     summary: 'issue a new token (replaces the token of that name)',
     flags: {

@@ -3,7 +3,15 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiAuthGuard } from './api-auth.guard';
+import { EventsModule } from '@app/events';
+import { AccountMails } from './account-mails';
 import { AccountTokenEntity } from './account-token.entity';
+import { AccountsRepository } from './accounts.repository';
+import { FirstRunService } from './first-run.service';
+import { Lockout } from './lockout';
+import { ProfileService } from './profile.service';
+import { RecoveryService } from './recovery.service';
+import { SignUpService } from './sign-up.service';
 import { ApiTokenEntity } from './api-token.entity';
 import { FirstRunCodeEntity } from './first-run-code.entity';
 import { SecondStep } from './second-step';
@@ -18,9 +26,25 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity])],
-  providers: [UsersRepository, UsersService, SessionsService, SignInService, SecurityLog, SecondStep, BearerStrategy, HeaderPairStrategy],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep],
+  imports: [PassportModule, EventsModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity])],
+  providers: [
+    UsersRepository,
+    AccountsRepository,
+    UsersService,
+    SessionsService,
+    SignInService,
+    SecurityLog,
+    SecondStep,
+    AccountMails,
+    Lockout,
+    SignUpService,
+    FirstRunService,
+    RecoveryService,
+    ProfileService,
+    BearerStrategy,
+    HeaderPairStrategy,
+  ],
+  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, SignUpService, FirstRunService, RecoveryService, ProfileService],
 })
 export class AuthModule {}
 

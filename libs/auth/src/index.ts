@@ -21,8 +21,15 @@ export {
   type UserSummary,
   PASSWORD_LENGTH,
 } from './users.service';
-export { SignInService, type ProviderIdentity, type SecondStepDue, type SignInOutcome, type SignInRefusal } from './sign-in.service';
+export { SignInService, type ProviderIdentity, type SecondStepDue, type SignInMethodUsed, type SignInOutcome, type SignInRefusal } from './sign-in.service';
 export { SecondStep } from './second-step';
+export { SignUpService, type SignUpInput, type SignUpOutcome } from './sign-up.service';
+export { FirstRunService, type FirstRunInput } from './first-run.service';
+export { RecoveryService, type PasswordReset } from './recovery.service';
+export { ProfileService, LANGUAGE_CODES, type Profile } from './profile.service';
+export { AccountFormError, type AccountField, type AccountFieldError } from './account-rules';
+export { LOCKOUT, type ClientSeen } from './lockout';
+export { LINK_LIFETIMES_MS } from './account-mails';
 export {
   SecurityLog,
   SECURITY_EVENT_KINDS,
@@ -36,7 +43,7 @@ export {
 export { SecurityEventEntity } from './security-event.entity';
 export { OidcModule } from './oidc/oidc.module';
 export { OidcClient, SingleSignOnFailedError, SingleSignOnUnavailableError, type PendingSignIn } from './oidc/oidc-client';
-export { SessionsService, SESSION_LIFETIME_MS } from './sessions.service';
+export { SessionsService, REMEMBER_MS, type SessionOptions } from './sessions.service';
 export { SessionEntity } from './session.entity';
 export { UserEntity } from './user.entity';
 export { ApiTokenEntity } from './api-token.entity';

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
+import { AccountsRepository } from './accounts.repository';
+import { type ClientSeen, Lockout } from './lockout';
 import { SecondStep } from './second-step';
+import { SecurityLog } from './security-log';
 import { UsersRepository } from './users.repository';
 import { emailAddress, isAsciiEmail, UsersService } from './users.service';
 
@@ -23,11 +26,15 @@ export type SignInRefusal =
   | 'wrong-password'
   | 'password-sign-in-off'
   | 'disabled'
+  | 'unconfirmed'
   | 'unverified-email'
   | 'domain-not-allowed'
   | 'non-ascii-email'
   | 'no-account'
   | 'linked-elsewhere';
+
+/** How a session came to start, for the security log. */
+export type SignInMethodUsed = 'password' | 'sso' | 'sign_up' | 'first_run' | 'reset' | 'two_factor';
 
 /**
  * A right password, and a second step due (SecondStep.isDue) before the person is signed in: no
@@ -66,6 +73,9 @@ export class SignInService {
     private readonly repository: UsersRepository,
     private readonly clock: Clock,
     private readonly secondStep: SecondStep,
+    private readonly lockout: Lockout,
+    private readonly log: SecurityLog,
+    private readonly accounts: AccountsRepository,
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
@@ -73,13 +83,48 @@ export class SignInService {
     return this.settings.signIn.passwordSignIn;
   }
 
-  async withPassword(email: string, password: string): Promise<SignInOutcome> {
+  /**
+   * Email and password. A wrong password, an unknown address and a locked account get the same
+   * refusal after the same Argon2 work; the account's state (disabled, unconfirmed) is said only
+   * to someone who gave its password. A wrong password counts toward the lockout.
+   */
+  async withPassword(email: string, password: string, client: ClientSeen): Promise<SignInOutcome> {
     if (!this.passwordSignIn) return { refused: 'password-sign-in-off' };
-    const user = await this.users.checkPassword(email, password);
-    if (!user) return { refused: 'wrong-password' };
-    if (user.disabled) return { refused: 'disabled' };
-    const person = authenticatedUser(user);
+    const { account, valid } = await this.users.verifyPassword(email, password);
+    if (!account?.passwordHash) return { refused: 'wrong-password' };
+    if (await this.lockout.isLocked(account)) {
+      await this.log.record({ userId: account.id, email: account.email, kind: 'sign_in_failed', client, detail: { locked: true } });
+      return { refused: 'wrong-password' };
+    }
+    if (!valid) {
+      await this.lockout.failed(account, client, 'sign_in_failed');
+      return { refused: 'wrong-password' };
+    }
+    if (account.disabledAt !== null) return { refused: 'disabled' };
+    if (this.settings.accounts.accountEmails && account.confirmedAt === null) return { refused: 'unconfirmed' };
+    const person = authenticatedUser(account);
     return (await this.secondStep.isDue(person)) ? { secondStep: { user: person } } : { user: person };
+  }
+
+  /**
+   * A session has started for the person: the lockout forgets their failures, their last sign-in
+   * is noted and the security log says how. PageSession.signIn calls it for every session.
+   */
+  async completed(user: AuthenticatedUser, client: ClientSeen, method: SignInMethodUsed): Promise<void> {
+    await this.repository.transaction(async (manager) => {
+      await this.accounts.updateUser(user.id, { failedAttempts: 0, lastSignInAt: this.clock.now(), lastSignInIp: client.ip.slice(0, 45) }, manager);
+      await this.log.record({ userId: user.id, email: user.email, kind: 'sign_in', client, detail: { method } }, manager);
+    });
+  }
+
+  /** A wrong second-step code: logged as two_factor_failed and counted toward the lockout, as a wrong password is. */
+  async failedSecondStep(user: AuthenticatedUser, client: ClientSeen): Promise<void> {
+    const account = await this.accounts.findUser(user.id);
+    if (account) await this.lockout.failed(account, client, 'two_factor_failed');
+  }
+
+  async signedOut(user: AuthenticatedUser, client: ClientSeen): Promise<void> {
+    await this.log.record({ userId: user.id, email: user.email, kind: 'sign_out', client });
   }
 
   withIdentity(identity: ProviderIdentity): Promise<IdentitySignInOutcome> {
@@ -106,7 +151,14 @@ export class SignInService {
     }
     if (!oidc.autoProvision) return { refused: 'no-account' };
     try {
-      const created = await this.repository.insertUser({ email, passwordHash: null, hasWebhooks: false, oidcIssuer: identity.issuer, oidcSubject: identity.subject, confirmedAt: now, createdAt: now, updatedAt: now });
+      const created = await this.repository.transaction(async (manager) => {
+        const user = await this.repository.insertUser(
+          { email, passwordHash: null, hasWebhooks: false, oidcIssuer: identity.issuer, oidcSubject: identity.subject, confirmedAt: now, createdAt: now, updatedAt: now },
+          manager,
+        );
+        await this.log.record({ userId: user.id, email, kind: 'account_created', detail: { by: 'sso' } }, manager);
+        return user;
+      });
       return { user: authenticatedUser(created) };
     } catch (error) {
       // Two first sign-ins at once (the same person in two tabs): the other one created the account.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, IsNull, LessThanOrEqual, Repository } from 'typeorm';
+import { type EntityManager, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { Sql } from '@app/database';
 import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
@@ -119,8 +119,10 @@ export class UsersRepository {
     if (updated.affected === 0) await this.tokens.insert(token);
   }
 
-  async setPasswordHash(id: number, passwordHash: string, now: number): Promise<void> {
-    await this.users.update({ id }, { passwordHash, updatedAt: now });
+  /** A new password, set by an administrator: the lock and failures go, the sessions end (how many is returned). */
+  async resetPassword(id: number, passwordHash: string, confirmedAt: number, now: number, manager: EntityManager): Promise<number> {
+    await manager.update(UserEntity, { id }, { passwordHash, confirmedAt, lockedAt: null, failedAttempts: 0, updatedAt: now });
+    return (await manager.delete(SessionEntity, { userId: id })).affected ?? 0;
   }
 
   listTokens(userId: number): Promise<ApiTokenEntity[]> {
@@ -151,13 +153,17 @@ export class UsersRepository {
     await this.sessions.insert(session);
   }
 
-  /** The user of a session hash, while the session lasts at `now` and the user is not disabled. */
-  findUserBySessionHash(tokenHash: string, now: number): Promise<UserEntity | null> {
-    return this.users
-      .createQueryBuilder('u')
-      .innerJoin(SessionEntity, 's', 's.user_id = u.id')
-      .where('s.token_hash = :tokenHash AND s.expires_at > :now AND u.disabled_at IS NULL', { tokenHash, now })
-      .getOne();
+  /** The session of a hash and its user, while the session lasts at `now` and the user is not disabled. */
+  async findSessionUser(tokenHash: string, now: number): Promise<{ session: Pick<SessionEntity, 'id' | 'expiresAt' | 'remember'>; user: UserEntity } | null> {
+    const session = await this.sessions.findOne({ where: { tokenHash, expiresAt: MoreThan(now) }, select: { id: true, userId: true, expiresAt: true, remember: true } });
+    if (!session) return null;
+    const user = await this.users.findOneBy({ id: session.userId, disabledAt: IsNull() });
+    return user ? { session, user } : null;
+  }
+
+  /** Moves a session's expiry, unless another request moved it first (the same value is then written once). */
+  async slideSession(id: number, from: number, to: number): Promise<void> {
+    await this.sessions.update({ id, expiresAt: from }, { expiresAt: to });
   }
 
   /** Ends a session; returns its (encrypted) ID token, if it was a single sign-on. */

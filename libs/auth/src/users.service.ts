@@ -5,6 +5,7 @@ import { PassphraseHasher, randomToken } from '@app/crypto';
 import { AccountError } from './account.errors';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
 import { SecurityLog } from './security-log';
+import type { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -111,11 +112,21 @@ export class UsersService {
     return { email: user.email, api_token: token };
   }
 
-  /** Sets or resets the password a person signs in with on the pages. */
-  async setPassword(email: string, password: string): Promise<void> {
+  /**
+   * Sets or resets the password a person signs in with on the pages (the CLI's way to recover an
+   * account): their sessions end, a lockout is lifted and the address counts as confirmed.
+   */
+  async setPassword(email: string, password: string): Promise<{ sessions_ended: number }> {
     checkPassword(password);
     const user = await this.existing(email);
-    await this.repository.setPasswordHash(user.id, await this.hasher.hash(password), this.clock.now());
+    const passwordHash = await this.hasher.hash(password);
+    return this.repository.transaction(async (manager) => {
+      const now = this.clock.now();
+      const sessions = await this.repository.resetPassword(user.id, passwordHash, user.confirmedAt ?? now, now, manager);
+      await this.securityLog.record({ userId: user.id, email: user.email, kind: 'password_changed', detail: { by: 'cli' } }, manager);
+      if (user.lockedAt !== null) await this.securityLog.record({ userId: user.id, email: user.email, kind: 'unlocked', detail: { by: 'cli' } }, manager);
+      return { sessions_ended: sessions };
+    });
   }
 
   /**
@@ -123,10 +134,30 @@ export class UsersService {
    * password costs the same Argon2 verification as a wrong password, so timing tells nothing.
    */
   async checkPassword(email: string, password: string): Promise<(AuthenticatedUser & { disabled: boolean }) | null> {
+    const { account, valid } = await this.verifyPassword(email, password);
+    return account && valid ? { ...authenticatedUser(account), disabled: account.disabledAt !== null } : null;
+  }
+
+  /**
+   * The account of this address (if any) and whether the password is its password, at the cost of
+   * one Argon2 verification whatever the answer (an unknown address, or an account without a
+   * password, is checked against a decoy), so timing tells nothing. For libs/auth's own rules.
+   */
+  async verifyPassword(email: string, password: string): Promise<{ account: UserEntity | null; valid: boolean }> {
     const address = emailAddress(email);
-    const user = address === null ? null : await this.repository.findByEmail(address);
-    const valid = await this.hasher.verify(user?.passwordHash ?? (await this.decoyHash()), password);
-    return user?.passwordHash && valid ? { ...authenticatedUser(user), disabled: user.disabledAt !== null } : null;
+    const account = address === null ? null : await this.repository.findByEmail(address);
+    const valid = await this.hasher.verify(account?.passwordHash ?? (await this.decoyHash()), password);
+    return { account, valid: valid && account?.passwordHash != null };
+  }
+
+  /** Whether `password` is the account's password (one Argon2 verification). */
+  async isPassword(account: Pick<UserEntity, 'passwordHash'>, password: string): Promise<boolean> {
+    return this.hasher.verify(account.passwordHash ?? (await this.decoyHash()), password).then((valid) => valid && account.passwordHash !== null);
+  }
+
+  /** The Argon2id hash of a new password. */
+  hashPassword(password: string): Promise<string> {
+    return this.hasher.hash(password);
   }
 
   /** The user's tokens by name, with when each was issued; never the tokens themselves. */

@@ -44,4 +44,30 @@ export interface LinkMail {
   passphrase_protected: boolean;
 }
 
-export type OutboxPayload = PushEvent | LinkMail;
+/** Which account mail: a link to confirm an address, reset a password or unlock the account, or a notice. */
+export type AccountMailKind = 'confirmation' | 'reset' | 'unlock' | 'password_changed' | 'email_changed';
+
+/**
+ * A mail to a person about their account. A link's token is sealed with the master key
+ * (ACCOUNT_MAIL_TOKEN_CONTEXT) while it waits in the outbox, so the outbox never holds a usable token.
+ */
+export interface AccountMail {
+  id: string;
+  type: 'account.mail';
+  timestamp: string;
+  kind: AccountMailKind;
+  to: string;
+  /** scheme://host[:port] of the link, from the settings (never a request's headers). */
+  link_base: string;
+  /** The link's token, sealed (base64url); for confirmation, reset and unlock. */
+  sealed_token?: string;
+  /** When the link stops working. */
+  expires_at?: string;
+  /** email_changed: the new address (the mail goes to the old one). */
+  new_email?: string;
+}
+
+/** The FieldCipher context of an account mail's token. */
+export const ACCOUNT_MAIL_TOKEN_CONTEXT = 'account-mail-token';
+
+export type OutboxPayload = PushEvent | LinkMail | AccountMail;

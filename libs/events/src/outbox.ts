@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomToken } from '@app/crypto';
 import { Sql, Statement, WriteResult } from '@app/database';
-import { LinkMail, PushEvent, PushEventData, PushEventType } from './events';
+import { AccountMail, LinkMail, PushEvent, PushEventData, PushEventType } from './events';
 
 const INSERT = 'INSERT INTO outbox (type, user_id, payload, email_count, created_at) VALUES (?, ?, ?, ?, ?)';
 const EMAILS_SINCE = 'SELECT COALESCE(SUM(email_count), 0) AS sent FROM outbox WHERE user_id = ? AND created_at >= ?';
@@ -19,6 +19,12 @@ export class Outbox {
   async emailsSentSince(userId: number, since: number): Promise<number> {
     const [row] = await this.sql.rows<{ sent: unknown }>(EMAILS_SINCE, [userId, since]);
     return Number(row?.sent ?? 0);
+  }
+
+  /** A mail to a person about their account; it never counts against the daily limit of link mails. */
+  accountMail(userId: number, mail: Omit<AccountMail, 'id' | 'type' | 'timestamp'>, at: number): Statement {
+    const payload: AccountMail = { id: messageId(), type: 'account.mail', timestamp: new Date(at).toISOString(), ...mail };
+    return { sql: INSERT, parameters: [payload.type, userId, JSON.stringify(payload), 0, at], atomic: true };
   }
 
   /** A push event for its owner's endpoints. */

@@ -9,7 +9,7 @@ export type ExpiryReason = 'views' | 'days' | 'deleted' | 'sweep' | 'user_delete
 
 export type FileDirection = 'upload' | 'download';
 /** Where a notification goes: a signed webhook, a mail to the push's owner, or the link mailed to its recipients. */
-export type NotificationChannel = 'webhook' | 'owner_email' | 'link_email';
+export type NotificationChannel = 'webhook' | 'owner_email' | 'link_email' | 'account_email';
 /** What became of one delivery attempt: sent, to be retried, or given up on (dead). */
 export type NotificationOutcome = 'sent' | 'retried' | 'failed';
 /** The outbox's backlog as a scrape sees it: deliveries waiting (and events not yet dispatched), and the oldest one's age. */
@@ -24,7 +24,7 @@ const PUSH_KINDS = ['text', 'file', 'url', 'qr'];
 const FILE_DIRECTIONS: FileDirection[] = ['upload', 'download'];
 const RETRIEVAL_OUTCOMES: RetrievalOutcome[] = ['viewed', 'owner_view', 'expired', 'passphrase_failed', 'rate_limited', 'not_found'];
 const EXPIRY_REASONS: ExpiryReason[] = ['views', 'days', 'deleted', 'sweep', 'user_deleted'];
-const NOTIFICATION_CHANNELS: NotificationChannel[] = ['webhook', 'owner_email', 'link_email'];
+const NOTIFICATION_CHANNELS: NotificationChannel[] = ['webhook', 'owner_email', 'link_email', 'account_email'];
 const NOTIFICATION_OUTCOMES: NotificationOutcome[] = ['sent', 'retried', 'failed'];
 
 /**

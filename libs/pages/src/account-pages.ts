@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountError, type AuthenticatedUser, OidcClient, SignInService, TOKEN_LIFETIMES_DAYS, type TokenSummary, UsersService } from '@app/auth';
+import { AccountError, type AuthenticatedUser, OidcClient, RecoveryService, SignInService, SignUpService, TOKEN_LIFETIMES_DAYS, type TokenSummary, UsersService } from '@app/auth';
 import { asciiLowerCase, clientInfoOf, publicBaseUrl, TooManyRequestsError } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { SignInAttempts } from '@app/rate-limit';
+import { NOT_FOUND } from './account-forms';
 import type { PageResult } from './page-responder';
 import { formField, PageSession } from './page-session';
 import { text } from './page-text';
@@ -12,6 +13,7 @@ import { refusal } from './sign-in-refusals';
 const SIGN_IN_PATH = '/users/sign_in';
 const SIGN_IN: PageResult = { redirect: SIGN_IN_PATH, status: 303 };
 const TOKENS: PageResult = { redirect: '/users/token', status: 303 };
+const HOME: PageResult = { redirect: '/', status: 303 };
 
 const field = (request: Request, name: string): string => formField(request, name) ?? '';
 
@@ -29,6 +31,8 @@ export class AccountPages {
   constructor(
     private readonly users: UsersService,
     private readonly signIns: SignInService,
+    private readonly signUps: SignUpService,
+    private readonly recovery: RecoveryService,
     private readonly oidc: OidcClient,
     private readonly session: PageSession,
     private readonly attempts: SignInAttempts,
@@ -36,41 +40,45 @@ export class AccountPages {
   ) {}
 
   async signInForm(request: Request): Promise<PageResult> {
+    if (this.settings.accounts.disableLogins) return NOT_FOUND;
     return (await this.session.user(request)) ? TOKENS : this.signInPage();
   }
 
   async signIn(request: Request, response: Response): Promise<PageResult> {
+    if (this.settings.accounts.disableLogins) return NOT_FOUND;
     this.session.checkCsrf(request);
     if (!this.signIns.passwordSignIn) return refusal('password-sign-in-off');
     const email = asciiLowerCase(field(request, 'email').trim());
-    const address = clientInfoOf(request).ip;
-    const blockedFor = await this.attempts.blockedFor(email, address);
+    const client = clientInfoOf(request);
+    const blockedFor = await this.attempts.blockedFor(email, client.ip);
     if (blockedFor > 0) throw new TooManyRequestsError(text('account.tooManyAttempts'), blockedFor);
-    const outcome = await this.signIns.withPassword(email, field(request, 'password'));
+    const outcome = await this.signIns.withPassword(email, field(request, 'password'), client);
     if ('refused' in outcome) {
       if (outcome.refused !== 'wrong-password') return refusal(outcome.refused);
-      await this.attempts.recordFailure(email, address);
+      await this.attempts.recordFailure(email, client.ip);
       return this.signInPage(401, text('account.wrongPassword'), email);
     }
     // Two-factor's entry point: keep who passed the password (sealed, short-lived) and answer the code form.
     if ('secondStep' in outcome) throw new Error('A second sign-in step is due, but no page asks for it.');
-    await this.session.signIn(request, response, outcome.user);
+    await this.session.signIn(request, response, outcome.user, { remember: field(request, 'remember_me') === '1', method: 'password' });
     return TOKENS;
   }
 
   /** Ends the session here, then, after a single sign-on, at the provider too when it offers RP-initiated logout. */
   async signOut(request: Request, response: Response): Promise<PageResult> {
     this.session.checkCsrf(request);
+    const user = await this.session.user(request);
     const { idToken } = await this.session.signOut(request, response);
-    if (idToken === undefined) return SIGN_IN;
+    if (user) await this.signIns.signedOut(user, clientInfoOf(request));
+    if (idToken === undefined) return this.signInFirst;
     const signInUrl = `${publicBaseUrl(this.settings, clientInfoOf(request))}${SIGN_IN_PATH}`;
     const logout = await this.oidc.logoutUrl(idToken, signInUrl);
-    return logout ? { redirect: logout, status: 303 } : SIGN_IN;
+    return logout ? { redirect: logout, status: 303 } : this.signInFirst;
   }
 
   async tokens(request: Request): Promise<PageResult> {
     const user = await this.session.user(request);
-    return user ? this.tokensPage(user) : SIGN_IN;
+    return user ? this.tokensPage(user) : this.signInFirst;
   }
 
   /** Issues a named token, expiring after the chosen number of days or never; one of that name is replaced. */
@@ -94,7 +102,7 @@ export class AccountPages {
   private async change(request: Request, act: (user: AuthenticatedUser, name: string) => Promise<TokenOutcome>): Promise<PageResult> {
     this.session.checkCsrf(request);
     const user = await this.session.user(request);
-    if (!user) return SIGN_IN;
+    if (!user) return this.signInFirst;
     return this.tokensPage(user, await act(user, field(request, 'name').trim()));
   }
 
@@ -114,10 +122,24 @@ export class AccountPages {
     };
   }
 
-  /** The sign-in page: the password form unless it is off, and the single sign-on button, or why it cannot be used now. */
+  /** Where a page that needs a person sends a visitor: the sign-in page, or `/` while sign-in is off. */
+  private get signInFirst(): PageResult {
+    return this.settings.accounts.disableLogins ? HOME : SIGN_IN;
+  }
+
+  /**
+   * The sign-in page: the password form unless it is off (with "remember me", and the ways to an
+   * account and back into one), and the single sign-on button, or why it cannot be used now.
+   */
   private async signInPage(status = 200, error?: string, email = ''): Promise<PageResult> {
     const sso = this.oidc.enabled ? { label: this.oidc.buttonLabel, available: await this.oidc.available() } : undefined;
-    return { view: 'sign-in', title: text('account.signInTitle'), status, data: { error, email, sso, password: this.signIns.passwordSignIn } };
+    const links = { signUp: this.signUps.open, recovery: this.recovery.available };
+    return {
+      view: 'sign-in',
+      title: text('account.signInTitle'),
+      status,
+      data: { error, email, sso, password: this.signIns.passwordSignIn, links: { ...links, any: links.signUp || links.recovery } },
+    };
   }
 }
 

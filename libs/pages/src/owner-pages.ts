@@ -7,12 +7,14 @@ import { type ClientInfo, Clock, createValidationPipe, type FieldErrors, Forbidd
 import { formatBytes, InjectSettings, PUSH_KINDS, type PushKind, type Settings } from '@app/config';
 import type { UploadBatch } from '@app/files';
 import { CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
+import { message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
 import { text, type TextKey } from './page-text';
 import { remaining } from './recipient-pages';
 
 const SIGN_IN: PageResult = { redirect: '/users/sign_in', status: 303 };
+const HOME: PageResult = { redirect: '/', status: 303 };
 
 /** The form's fields that are shown again after a refusal; never the passphrase. */
 const KEPT_FIELDS = ['payload', 'expire_after_days', 'expire_after_views', 'name', 'note'] as const;
@@ -46,16 +48,26 @@ export class OwnerPages {
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
+  /** Where a page that needs a person sends a visitor: the sign-in page, or `/` while PWP__DISABLE_LOGINS is on. */
+  private get signInFirst(): PageResult {
+    return this.settings.accounts.disableLogins ? HOME : SIGN_IN;
+  }
+
+  /** The push form without a person, when anonymous pushes are off: sign in, or (sign-in off) the API is the only way. */
+  private get anonymousRefused(): PageResult {
+    return this.settings.accounts.disableLogins ? message(403, text('account.notSignedIn'), text('account.signInOff')) : SIGN_IN;
+  }
+
   /** GET / and /p/new: the form for one kind (`?kind=`), the first enabled one by default. */
   form(user: AuthenticatedUser | undefined, kind: unknown): PageResult {
-    if (!user && !this.settings.allowAnonymous) return SIGN_IN;
+    if (!user && !this.settings.allowAnonymous) return this.anonymousRefused;
     return this.formPage(user, this.kindOf(kind));
   }
 
   /** POST /p/new: creates the push and sends the browser to its preview, or shows the form again with what to correct. */
   async create(request: Request, client: ClientInfo, user: AuthenticatedUser | undefined, uploads?: UploadBatch): Promise<PageResult> {
     this.session.checkCsrf(request);
-    if (!user && !this.settings.allowAnonymous) return SIGN_IN;
+    if (!user && !this.settings.allowAnonymous) return this.anonymousRefused;
     const body = formBody(request.body);
     try {
       const push = (await this.validation.transform(body, { type: 'body', metatype: CreatePushBody })) as CreatePushBody;
@@ -97,7 +109,7 @@ export class OwnerPages {
 
   /** GET /dashboard/active and /dashboard/expired: the owner's pushes, newest first, 50 a page. */
   async dashboard(user: AuthenticatedUser | undefined, expired: boolean, page: number, client: ClientInfo): Promise<PageResult> {
-    if (!user) return SIGN_IN;
+    if (!user) return this.signInFirst;
     const { items, next } = await this.pushes.list(user, expired, page, client);
     const list = expired ? 'expired' : 'active';
     const href = (n: number) => `/dashboard/${list}?page=${n}`;
@@ -116,7 +128,7 @@ export class OwnerPages {
 
   /** GET /p/:token/audit: the owner's view of one push and its audit log; anyone else gets the neutral 404. */
   async audit(urlToken: string, user: AuthenticatedUser | undefined, page: number, client: ClientInfo): Promise<PageResult> {
-    if (!user) return SIGN_IN;
+    if (!user) return this.signInFirst;
     const push = await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
     const { logs } = await this.pushes.auditLog(urlToken, page, user);
     const words = remaining(push, this.clock.now());
@@ -137,7 +149,7 @@ export class OwnerPages {
 
   /** GET /p/:token/expire: "Expire now", asked once more, without needing JavaScript. */
   async confirmExpiry(urlToken: string, user: AuthenticatedUser | undefined, client: ClientInfo): Promise<PageResult> {
-    if (!user) return SIGN_IN;
+    if (!user) return this.signInFirst;
     await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
     return { view: 'expire', title: text('expire.title'), data: { token: urlToken } };
   }
@@ -145,7 +157,7 @@ export class OwnerPages {
   /** POST /p/:token/expire: the owner expires the push (the API's DELETE), then sees its audit log. */
   async expire(request: Request, urlToken: string, user: AuthenticatedUser | undefined, client: ClientInfo): Promise<PageResult> {
     this.session.checkCsrf(request);
-    if (!user) return SIGN_IN;
+    if (!user) return this.signInFirst;
     // Only the owner here: a viewer-deletable push is deleted by its viewers on the recipient's page.
     await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
     await this.pushes.destroy(urlToken, undefined, client, user);

@@ -20,7 +20,13 @@ export type View =
   | 'preview'
   | 'dashboard'
   | 'audit'
-  | 'expire';
+  | 'expire'
+  | 'sign-up'
+  | 'first-run'
+  | 'link-action'
+  | 'email-request'
+  | 'reset-password'
+  | 'account';
 
 /** What every page gets besides its own data. */
 export interface PageContext {

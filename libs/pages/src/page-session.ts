@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { parse as parseCookies, serialize } from 'cookie';
 import type { Request, Response } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type AuthenticatedUser, type PendingSignIn, SESSION_LIFETIME_MS, SessionsService } from '@app/auth';
-import { Clock, ForbiddenError, MINUTE_MS } from '@app/common';
+import { type AuthenticatedUser, type PendingSignIn, type SessionOptions, SessionsService, type SignInMethodUsed, SignInService } from '@app/auth';
+import { clientInfoOf, Clock, ForbiddenError, MINUTE_MS } from '@app/common';
+import { InjectSettings, type Settings } from '@app/config';
 import { FieldCipher, randomToken } from '@app/crypto';
 import { text } from './page-text';
 
@@ -20,7 +21,7 @@ const HOST_PREFIX = '__Host-';
  * Sessions started before cookies took the __Host- prefix have 43-character tokens (newer ones
  * 44; see SessionsService). Such a token is still read under the unprefixed name over https, so
  * the upgrade signs nobody out; a token issued since cannot be planted under that name. They all
- * lapse within SESSION_LIFETIME_MS of the upgrade.
+ * lapse as sessions do (PWP__LOGIN_SESSION_TIMEOUT, or a week when remembered).
  */
 const LEGACY_SESSION_TOKEN = /^[\w-]{43}$/;
 export const CSRF_FIELD = '_csrf';
@@ -49,8 +50,10 @@ export class PageSession {
 
   constructor(
     private readonly sessions: SessionsService,
+    private readonly signIns: SignInService,
     private readonly cipher: FieldCipher,
     private readonly clock: Clock,
+    @InjectSettings() private readonly settings: Settings,
   ) {
     this.key = cipher.deriveKey('page-csrf');
   }
@@ -74,20 +77,29 @@ export class PageSession {
     if (!secret || given === undefined || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(EXPIRED_FORM);
   }
 
-  /** The signed-in person, if the browser's session is current. */
+  /** The signed-in person, if the browser's session is current (never while PWP__DISABLE_LOGINS is on). */
   async user(request: Request): Promise<AuthenticatedUser | null> {
     const token = sessionToken(request);
-    return token ? this.sessions.userOf(token) : null;
+    return token && !this.settings.accounts.disableLogins ? this.sessions.userOf(token) : null;
+  }
+
+  /** The browser's session token, for a change that ends the person's other sessions. */
+  token(request: Request): string | undefined {
+    return sessionToken(request);
   }
 
   /**
-   * Signs in: a new session (ending the browser's previous one) and a new CSRF cookie. A single
-   * sign-on passes the provider's ID token, kept for the provider's logout.
+   * Signs in: a new session (ending the browser's previous one) and a new CSRF cookie; the security
+   * log says how. A single sign-on passes the provider's ID token, kept for the provider's logout.
+   * Without "remember me" the cookie lasts until the browser closes, and the session until
+   * PWP__LOGIN_SESSION_TIMEOUT passes without a request.
    */
-  async signIn(request: Request, response: Response, user: AuthenticatedUser, idToken?: string): Promise<void> {
+  async signIn(request: Request, response: Response, user: AuthenticatedUser, options: SessionOptions & { method: SignInMethodUsed }): Promise<void> {
     await this.signOut(request, response);
-    setCookie(request, response, SESSION_COOKIE, await this.sessions.start(user, idToken), SESSION_LIFETIME_MS / 1000);
+    const lifetimeMs = SessionsService.cookieLifetimeMs(options);
+    setCookie(request, response, SESSION_COOKIE, await this.sessions.start(user, options), lifetimeMs === undefined ? undefined : lifetimeMs / 1000);
     setCookie(request, response, CSRF_COOKIE, randomToken(24));
+    await this.signIns.completed(user, clientInfoOf(request), options.method);
   }
 
   /** Ends the browser's session; what it knew of a single sign-on (for the provider's logout). */

@@ -1,8 +1,10 @@
+import { ACCOUNT_TEXT } from './account-text';
+
 /**
  * The pages' English text, in one place: views say `{{t "key"}}` and handlers `text(key)`,
  * so a translation is another dictionary of the same keys. `{name}` is filled from the arguments.
  */
-export const EN = {
+const PAGE_TEXT = {
   'nav.push': 'Push a secret',
   'nav.dashboard': 'Your pushes',
   'nav.tokens': 'API tokens',
@@ -196,6 +198,8 @@ export const EN = {
   'error.unexpectedText': 'Something went wrong on our side. Try again in a moment.',
   'error.expiredForm': 'This form has expired. Reload the page and try again.',
 } as const;
+
+export const EN = { ...PAGE_TEXT, ...ACCOUNT_TEXT } as const;
 
 export type TextKey = keyof typeof EN;
 

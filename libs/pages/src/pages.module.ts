@@ -6,6 +6,13 @@ import { FailedAttemptsModule } from '@app/rate-limit';
 import { AccountPages } from './account-pages';
 import { AccountPagesController } from './account-pages.controller';
 import { AssetsController } from './assets.controller';
+import { FirstRunRedirect } from './first-run.middleware';
+import { ProfilePages } from './profile-pages';
+import { ProfilePagesController } from './profile-pages.controller';
+import { RecoveryPages } from './recovery-pages';
+import { RecoveryPagesController } from './recovery-pages.controller';
+import { SignUpPages } from './sign-up-pages';
+import { SignUpPagesController } from './sign-up-pages.controller';
 import { OwnerPages } from './owner-pages';
 import { OwnerPagesController, PushFormRefusalFilter } from './owner-pages.controller';
 import { PageExceptionFilter } from './page-exception.filter';
@@ -22,8 +29,33 @@ import { SessionUserGuard } from './session-user.guard';
 @Module({
   imports: [AuthModule, OidcModule, PushesModule, FailedAttemptsModule],
   // The owner pages first: /p/new before the recipient's /p/:url_token.
-  controllers: [OwnerPagesController, RecipientPagesController, LegacyLinksController, AccountPagesController, SingleSignOnPagesController, AssetsController],
-  providers: [PageRenderer, PageSession, PageResponder, PageExceptionFilter, RecipientPages, AccountPages, SingleSignOnPages, OwnerPages, SessionUserGuard, PushFormRefusalFilter],
+  controllers: [
+    OwnerPagesController,
+    RecipientPagesController,
+    LegacyLinksController,
+    AccountPagesController,
+    SignUpPagesController,
+    RecoveryPagesController,
+    ProfilePagesController,
+    SingleSignOnPagesController,
+    AssetsController,
+  ],
+  providers: [
+    PageRenderer,
+    PageSession,
+    PageResponder,
+    PageExceptionFilter,
+    RecipientPages,
+    AccountPages,
+    SignUpPages,
+    RecoveryPages,
+    ProfilePages,
+    SingleSignOnPages,
+    OwnerPages,
+    SessionUserGuard,
+    PushFormRefusalFilter,
+    FirstRunRedirect,
+  ],
 })
 export class PagesModule implements NestModule {
   constructor(@InjectSettings() private readonly settings: Settings) {}
@@ -35,6 +67,18 @@ export class PagesModule implements NestModule {
       .forRoutes(
         { path: '/', method: RequestMethod.ALL },
         { path: 'p/*path', method: RequestMethod.ALL },
+        { path: 'users', method: RequestMethod.ALL },
+        { path: 'users/*path', method: RequestMethod.ALL },
+        { path: 'dashboard/*path', method: RequestMethod.ALL },
+        { path: 'first_run', method: RequestMethod.ALL },
+      );
+    // The owner-facing pages only: never a recipient's page (/p/:url_token) nor the API.
+    consumer
+      .apply(FirstRunRedirect)
+      .forRoutes(
+        { path: '/', method: RequestMethod.ALL },
+        { path: 'p/new', method: RequestMethod.ALL },
+        { path: 'users', method: RequestMethod.ALL },
         { path: 'users/*path', method: RequestMethod.ALL },
         { path: 'dashboard/*path', method: RequestMethod.ALL },
       );

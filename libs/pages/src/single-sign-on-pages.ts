@@ -59,7 +59,7 @@ export class SingleSignOnPages {
       this.logger.log(`Single sign-on refused: ${outcome.refused}.`);
       return outcome.refused === 'wrong-password' ? refusal('failed') : refusal(outcome.refused);
     }
-    await this.session.signIn(request, response, outcome.user, signIn.idToken);
+    await this.session.signIn(request, response, outcome.user, { idToken: signIn.idToken, method: 'sso' });
     return TOKENS;
   }
 

@@ -225,6 +225,11 @@ export class PushesRepository {
     return rows.map((row) => Number(row.id));
   }
 
+  /** Deletes the owner's pushes once they are expired; their audit entries go with them (FK cascade). */
+  async deleteOwned(userId: number): Promise<number> {
+    return (await this.sql.write('DELETE FROM pushes WHERE user_id = ? AND expired = TRUE', [userId])).affected;
+  }
+
   /** Expires every active push of the owner (the owner's account is being deleted). */
   expireAllOwnedBy(userId: number, now: number): Promise<number> {
     return this.expireWhere('user_id = ?', [userId], now);

@@ -308,6 +308,15 @@ export class PushesService {
   }
 
   /**
+   * Deletes every push of a user who deletes their own account: the active ones are expired first
+   * (their secrets and files destroyed), then every push and its audit log go. Returns how many.
+   */
+  async deleteAllOwnedBy(userId: number): Promise<number> {
+    await this.expireAllOwnedBy(userId);
+    return this.repository.deleteOwned(userId);
+  }
+
+  /**
    * Expires, one by one with their events, up to `limit` elapsed pushes whose owners have endpoints
    * (of one owner, with `userId`); the set-based expiry then takes the rest. Returns how many.
    */

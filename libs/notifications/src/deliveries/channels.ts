@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService, EmailSendStatus, NotifyByEmail } from '@app/audit';
 import { FieldCipher } from '@app/crypto';
-import type { LinkMail, PushEvent } from '@app/events';
+import { ACCOUNT_MAIL_TOKEN_CONTEXT, type AccountMail, type LinkMail, type PushEvent } from '@app/events';
 import type { NotificationChannel } from '@app/metrics';
+import { accountEmailOf } from '../email/account-email';
 import { renderEmail } from '../email/email-templates';
 import { MailDeliveryError, Mailer } from '../email/mailer';
 import { WebhookSender } from '../webhooks/webhook-sender';
@@ -22,8 +23,9 @@ export interface AttemptResult {
 const NONE_SENT = 'No emails were sent successfully.';
 const SOME_SENT = 'Some emails could not be sent.';
 
-/** Which channel a delivery goes by: no endpoint is a link mail; an endpoint is a webhook, or `mailto:` its owner. */
-export function channelOf(delivery: Pick<DueDelivery, 'webhook'>): NotificationChannel {
+/** Which channel a delivery goes by: no endpoint is a link mail or an account mail; an endpoint is a webhook, or `mailto:` its owner. */
+export function channelOf(delivery: Pick<DueDelivery, 'webhook' | 'eventType'>): NotificationChannel {
+  if (delivery.eventType === 'account.mail') return 'account_email';
   if (!delivery.webhook) return 'link_email';
   return delivery.webhook.url.toLowerCase().startsWith('mailto:') ? 'owner_email' : 'webhook';
 }
@@ -46,7 +48,16 @@ export class Channels {
         return this.ownerEmail(delivery);
       case 'link_email':
         return this.linkEmail(delivery, now);
+      case 'account_email':
+        return this.accountEmail(delivery);
     }
+  }
+
+  /** A mail to a person about their account; a link's token is unsealed only here, to go into the mail. */
+  private accountEmail(delivery: DueDelivery): Promise<AttemptResult> {
+    const mail = JSON.parse(delivery.payload) as AccountMail;
+    const token = mail.sealed_token === undefined ? undefined : this.cipher.decrypt(Buffer.from(mail.sealed_token, 'base64url'), ACCOUNT_MAIL_TOKEN_CONTEXT);
+    return this.mail([mail.to], renderEmail('account', accountEmailOf(mail, token)));
   }
 
   /** A link mail given up on: its audit entry says how it ended, in the reference's words. */

@@ -95,7 +95,8 @@ export class NotificationWorker {
   }
 
   private async destinationsOf(event: UndispatchedEvent): Promise<Destination[]> {
-    if (event.type === 'push.link_mail') return [{ webhookId: null, remaining: null }];
+    // A link mail goes to the recipients its payload names, an account mail to its person: neither to an endpoint.
+    if (event.type === 'push.link_mail' || event.type === 'account.mail') return [{ webhookId: null, remaining: null }];
     const webhooks = await this.repository.webhooksOf(event.userId);
     return webhooks.filter((webhook) => subscribes(webhook.events, event.type)).map((webhook) => ({ webhookId: webhook.id, remaining: null }));
   }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushKind } from '@app/config';
 import type { ExpiryReason, PushEventType } from '@app/events';
+import { ACCOUNT_MAIL_TEXT, type AccountEmail } from './account-email';
 
 /**
  * The mail sent to each recipient of a push (the reference's "notify by email"): who sent it, the
@@ -38,6 +39,7 @@ export interface OwnerEventEmail {
 export interface EmailContexts {
   'push-link': PushLinkEmail;
   'owner-event': OwnerEventEmail;
+  account: AccountEmail;
 }
 export type EmailName = keyof EmailContexts;
 
@@ -71,6 +73,14 @@ const MODELS: { [N in EmailName]: (context: EmailContexts[N]) => EmailModel } = 
     expiresAt: formatTime(mail.expiresAt),
     views: mail.viewsRemaining === 1 ? '1 more view' : `${mail.viewsRemaining} more views`,
     passphraseProtected: mail.passphraseProtected,
+  }),
+  account: (mail) => ({
+    ...ACCOUNT_MAIL_TEXT[mail.kind],
+    lang: 'en',
+    url: mail.url ?? null,
+    expiresAt: mail.expiresAt ? formatTime(mail.expiresAt) : null,
+    newEmail: mail.newEmail ? oneLine(mail.newEmail) : null,
+    action: ACCOUNT_MAIL_TEXT[mail.kind].action ?? null,
   }),
   'owner-event': (mail) => {
     const headline = HEADLINES[mail.event](pushLabel(mail.push));
