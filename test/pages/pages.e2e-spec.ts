@@ -3,6 +3,7 @@ import { UsersService } from '@app/auth';
 import { SIGN_IN_LIMITS } from '@app/rate-limit';
 import { sha256 } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { Visitor } from '../support/visitor';
 
 /**
  * The pages over plain HTTP, where a browser cannot show what matters: sessions shared by
@@ -10,42 +11,6 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * through Redis, and the recipient's page with anonymous API use turned off. (The
  * *.browser-spec.ts files beside this one drive the pages as a person does.)
  */
-
-/** A browser's cookie jar, reduced to what the pages set. */
-class Visitor {
-  readonly cookies = new Map<string, string>();
-  lastSetCookies: string[] = [];
-
-  constructor(private baseUrl: string) {}
-
-  on(baseUrl: string): this {
-    this.baseUrl = baseUrl;
-    return this;
-  }
-
-  async get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; html: string; location: string | null }> {
-    return this.send(path, { headers });
-  }
-
-  /** POSTs a form with the CSRF token the page at `formPage` carries. */
-  async submit(formPage: string, action: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-    const csrf = /name="_csrf" value="([^"]+)"/.exec((await this.get(formPage, headers)).html)?.[1] ?? '';
-    return this.send(action, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, ...fields }).toString() });
-  }
-
-  private async send(path: string, init: RequestInit & { headers: Record<string, string> }) {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(`${this.baseUrl}${path}`, { ...init, redirect: 'manual', headers: { ...init.headers, ...(cookie ? { cookie } : {}) } });
-    this.lastSetCookies = response.headers.getSetCookie();
-    for (const line of this.lastSetCookies) {
-      const [pair] = line.split(';');
-      const [name, value] = pair.split('=');
-      if (value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return { status: response.status, html: await response.text(), location: response.headers.get('location') };
-  }
-}
 
 describe('pages over HTTP', () => {
   let first: TestApp;
@@ -70,7 +35,7 @@ describe('pages over HTTP', () => {
     expect([signedIn.status, signedIn.location]).toEqual([303, '/users/token']);
     const session = visitor.cookies.get('pwpush_session')!;
     expect(session).toMatch(/^[\w-]{44}$/);
-    expect(visitor.lastSetCookies.find((line) => line.startsWith('pwpush_session='))).toMatch(/; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(visitor.lastSetCookies.find((line) => line.startsWith('pwpush_session='))).toMatch(/; Path=\/; HttpOnly; SameSite=Lax$/);
 
     const elsewhere = await visitor.on(second.baseUrl).get('/users/token');
     expect([elsewhere.status, elsewhere.html]).toEqual([200, expect.stringContaining('Signed in as replicas@example.com')]);
@@ -101,7 +66,7 @@ describe('pages over HTTP', () => {
     const signedIn = await visitor.submit('/users/sign_in', '/users/sign_in', { email: 'replicas@example.com', password: 'a long password' }, https);
     expect([signedIn.status, signedIn.location]).toEqual([303, '/users/token']);
     expect(visitor.lastSetCookies).toEqual([
-      expect.stringMatching(/^__Host-pwpush_session=[\w-]{44}; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
+      expect.stringMatching(/^__Host-pwpush_session=[\w-]{44}; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
       expect.stringMatching(/^__Host-pwpush_csrf=[\w-]{32}; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
     ]);
     // The session and its forms work over https on either replica; over plain http the unprefixed

@@ -47,6 +47,8 @@ describe('single sign-on with an unreachable provider', () => {
     const issuer = provider.issuer;
     await provider.stop();
     app = await startTestApp({ PWP__OIDC__ISSUER: issuer, PWP__OIDC__CLIENT_ID: 'pwpush', PWP__OIDC__CLIENT_SECRET: 'pwpush-test-secret' }, undefined, { port });
+    // An account exists, so the sign-in page is not the first run's.
+    await app.createUser('someone@example.com');
 
     expect((await fetch(`${app.baseUrl}/api/v2/version`)).status).toBe(200);
     const page = await signInPage(app.baseUrl);

@@ -115,15 +115,18 @@ export class AccountsRepository {
   }
 
   /**
-   * Uses a boot code to make the first account, in one transaction: the code is taken (a delete
-   * only one caller wins), no account may exist yet, then `create` runs and every other code goes.
-   * Two people with two replicas' codes at once: each takes its own row, then each wants the
-   * other's, and the database lets one of them through (the other fails, as if too late). Null
-   * when the code is unknown, used or too late.
+   * Uses a boot code to make the first account, in one transaction: every code is locked first, in
+   * one order (so two people with two replicas' codes queue rather than deadlock; SQLite runs one
+   * writer at a time anyway), then the code is taken (a delete only one caller wins), no account
+   * may exist yet, `create` runs and every other code goes. Null when the code is unknown, used,
+   * or a concurrent first run won.
    */
   async redeemBootCode(codeHash: string, create: (manager: EntityManager) => Promise<UserEntity>): Promise<UserEntity | null> {
     try {
       return await this.transaction(async (manager) => {
+        if (engineOf(manager.connection) !== 'sqlite') {
+          await manager.createQueryBuilder(FirstRunCodeEntity, 'c').select('c.id').orderBy('c.id').setLock('pessimistic_write').getMany();
+        }
         const taken = await manager.delete(FirstRunCodeEntity, { codeHash });
         if ((taken.affected ?? 0) !== 1) return null;
         if ((await manager.find(UserEntity, { select: { id: true }, take: 1 })).length > 0) throw new TooLate();
@@ -132,8 +135,7 @@ export class AccountsRepository {
         return user;
       });
     } catch (error) {
-      // A concurrent first run won (TooLate, a deadlock between the two, or the same address's unique index).
-      if (error instanceof TooLate || (await this.anyUser())) return null;
+      if (error instanceof TooLate) return null;
       throw error;
     }
   }

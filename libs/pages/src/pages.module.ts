@@ -6,7 +6,7 @@ import { FailedAttemptsModule } from '@app/rate-limit';
 import { AccountPages } from './account-pages';
 import { AccountPagesController } from './account-pages.controller';
 import { AssetsController } from './assets.controller';
-import { FirstRunRedirect } from './first-run.middleware';
+import { FirstRunAnnouncer, FirstRunRedirect } from './first-run.middleware';
 import { ProfilePages } from './profile-pages';
 import { ProfilePagesController } from './profile-pages.controller';
 import { RecoveryPages } from './recovery-pages';
@@ -54,7 +54,7 @@ import { SessionUserGuard } from './session-user.guard';
     OwnerPages,
     SessionUserGuard,
     PushFormRefusalFilter,
-    FirstRunRedirect,
+    FirstRunAnnouncer,
   ],
 })
 export class PagesModule implements NestModule {
