@@ -2,9 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../support/http';
+import { startMailpit } from '../support/mailpit';
 import { CLI_MAIN, runNode, startServer } from '../support/server-process';
 import { TEST_MASTER_KEY } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { Visitor } from '../support/visitor';
 
 /**
  * Everything the built server writes, at LOG_LEVEL=debug, through a whole session that touches
@@ -95,5 +97,66 @@ describe('logs of a full session', () => {
     expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/audit');
     expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/files/:link');
     expect(requests.map((entry) => entry.req!.url)).toContain('/p/:url_token/access');
+  });
+
+  it('never contain an account link token, a password or a session, and show the boot code only in its one line for the operator', async () => {
+    const mailpit = await startMailpit();
+    const fresh = await createTestDatabase();
+    try {
+      const passwords = { admin: 'Admin-7c1e-Serval-pw', person: 'Person-2d9a-Fossa-pw', reset: 'Reset-5b3f-Kinkajou', changed: 'Changed-8e4d-Binturong', wrong: 'Wrong-1a6c-Margay-pw' };
+      const env = {
+        DATABASE_URL: fresh.url,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-logs-')),
+        PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
+        ...mailpit.env,
+        PWP__ENABLE_USER_ACCOUNT_EMAILS: 'true',
+        PWP__HOST_DOMAIN: 'pwpush.example.com',
+        NOTIFICATIONS_WORKER_ENABLED: 'true',
+        PWP__NOTIFICATIONS__POLL_SECONDS: '1',
+        LOG_LEVEL: 'debug',
+      };
+      const server = await startServer(env);
+      const visitor = new Visitor(server.url);
+      const bootCode = /boot code to create the administrator account: ([0-9a-f]{32})/.exec(server.output())![1];
+      const passwordFields = (password: string) => ({ 'user[password]': password, 'user[password_confirmation]': password });
+      const made = await visitor.submit('/first_run', '/first_run', { boot_code: bootCode, 'user[email]': 'admin@example.com', ...passwordFields(passwords.admin) });
+      expect(made.location).toBe('/users/token');
+      await visitor.submit('/users/token', '/users/sign_out', {});
+
+      // Each mailed link: the token read from the mail, its page opened, its form sent.
+      let mails = 0;
+      const nextToken = async (name: string): Promise<string> => {
+        const [latest] = await mailpit.waitForMessages(++mails, 15_000);
+        return new RegExp(`${name}=([\\w-]+)`).exec((await mailpit.message(latest.ID)).Text)![1];
+      };
+      const person = new Visitor(server.url);
+      await person.submit('/users/sign_up', '/users', { 'user[email]': 'person@example.com', ...passwordFields(passwords.person) });
+      const confirmation = await nextToken('confirmation_token');
+      await person.get(`/users/confirmation?confirmation_token=${confirmation}`);
+      expect((await person.submit(`/users/confirmation?confirmation_token=${confirmation}`, '/users/confirmation', { confirmation_token: confirmation })).status).toBe(200);
+      for (let n = 0; n < 10; n++) await person.submit('/users/sign_in', '/users/sign_in', { email: 'person@example.com', password: passwords.wrong });
+      const unlock = await nextToken('unlock_token');
+      expect((await person.submit(`/users/unlock?unlock_token=${unlock}`, '/users/unlock', { unlock_token: unlock })).status).toBe(200);
+      await person.submit('/users/password/new', '/users/password/new', { 'user[email]': 'person@example.com' });
+      const reset = await nextToken('reset_password_token');
+      const resetDone = await person.submit(`/users/password/edit?reset_password_token=${reset}`, '/users/password', { reset_password_token: reset, ...passwordFields(passwords.reset) });
+      expect(resetDone.location).toBe('/users/token');
+      const session = person.cookies.get('pwpush_session')!;
+      const changed = await person.submit('/users/edit', '/users/edit/password', { 'user[current_password]': passwords.reset, ...passwordFields(passwords.changed) });
+      expect(changed.html).toContain('Your password is changed.');
+      await mailpit.waitForMessages(mails + 2, 15_000);
+      expect(await server.stop()).toBe(0);
+
+      const output = server.output();
+      for (const secret of [...Object.values(passwords), confirmation, unlock, reset, session]) expect(output).not.toContain(secret);
+      const withCode = output.split('\n').filter((line) => line.includes(bootCode));
+      expect(withCode).toHaveLength(1);
+      expect(JSON.parse(withCode[0])).toMatchObject({ context: 'FirstRun', level: 40 });
+      const urls = output.split('\n').flatMap((line) => (line ? [(JSON.parse(line) as { req?: { url: string } }).req?.url] : [])).filter(Boolean);
+      expect(urls).toEqual(expect.arrayContaining(['/users/confirmation', '/users/unlock', '/users/password/edit', '/first_run']));
+    } finally {
+      await mailpit.stop();
+      await fresh.drop();
+    }
   });
 });

@@ -30,6 +30,9 @@ describe('redactUrl', () => {
     ['creation', '/api/v2/pushes', '/api/v2/pushes'],
     ['the version', '/api/v2/version?access_token=secret', '/api/v2/version'],
     ['the root', '/', '/'],
+    ['a confirmation link', '/users/confirmation?confirmation_token=Zx9_Kq-4mN2pL7rT1vW3yB5dQ', '/users/confirmation'],
+    ['a reset link', '/users/password/edit?reset_password_token=Zx9_Kq-4mN2pL7rT1vW3yB5dQ', '/users/password/edit'],
+    ['an unlock link', '/users/unlock?unlock_token=Zx9_Kq-4mN2pL7rT1vW3yB5dQ', '/users/unlock'],
   ])('keeps %s, dropping only the query', (_name, url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });
