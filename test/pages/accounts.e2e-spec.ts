@@ -200,6 +200,19 @@ describe('accounts over HTTP', () => {
     });
   });
 
+  it('has no password sign-up when single sign-on is the only way in (PWP__OIDC__PASSWORD_SIGN_IN=false)', async () => {
+    const app = await startTestApp({ PWP__OIDC__ISSUER: 'http://127.0.0.1:9/', PWP__OIDC__CLIENT_ID: 'pwpush', PWP__OIDC__CLIENT_SECRET: 'secret', PWP__OIDC__PASSWORD_SIGN_IN: 'false' });
+    try {
+      const visitor = new Visitor(app.baseUrl);
+      expect((await visitor.get('/users/sign_up')).status).toBe(404);
+      expect((await visitor.submit('/users/sign_in', '/users', { 'user[email]': 'x@example.com', 'user[password]': PASSWORD, 'user[password_confirmation]': PASSWORD })).status).toBe(404);
+      expect((await visitor.get('/users/sign_in')).html).not.toContain('/users/sign_up');
+      expect(await app.query('SELECT id FROM users')).toEqual([]);
+    } finally {
+      await app.close({ drop: true });
+    }
+  });
+
   describe('with sign-up and sign-in turned off', () => {
     let app: TestApp;
 
