@@ -47,6 +47,7 @@ describe('security log', () => {
     expect(kept.map((row) => [row.user_id, row.kind])).toEqual([
       [null, 'account_created'],
       [null, 'password_changed'],
+      [null, 'account_deleted'],
     ]);
   });
 });

@@ -84,8 +84,8 @@ export class UsersRepository {
     return this.users.find({ order: { id: 'ASC' } });
   }
 
-  async deleteUser(id: number): Promise<void> {
-    await this.users.delete({ id });
+  async deleteUser(id: number, manager: EntityManager = this.users.manager): Promise<void> {
+    await manager.delete(UserEntity, { id });
   }
 
   /** Disables the user and, in the same transaction, ends their sessions and revokes their tokens. */

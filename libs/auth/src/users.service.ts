@@ -213,9 +213,13 @@ export class UsersService {
     return authenticatedUser(await this.existing(email));
   }
 
-  /** Removes the user and, through the foreign key, their tokens. Their pushes stay, unowned. */
+  /** Removes the user and, through the foreign key, their tokens. Their pushes stay, unowned; their security log stays, under their address. */
   async delete(email: string): Promise<void> {
-    await this.repository.deleteUser((await this.existing(email)).id);
+    const user = await this.existing(email);
+    await this.repository.transaction(async (manager) => {
+      await this.securityLog.record({ userId: user.id, email: user.email, kind: 'account_deleted', detail: { by: 'cli' } }, manager);
+      await this.repository.deleteUser(user.id, manager);
+    });
   }
 
   /** The user a token belongs to; with `email` (the legacy header pair) it must also match. */
