@@ -9,6 +9,9 @@ describe('account rules', () => {
     expect(personEmail(settings, 'ada@example.org')).toBeNull();
     expect(personEmail(settings, 'not an address')).toBeNull();
     expect(personEmail(settings, `${'a'.repeat(250)}@example.com`)).toBeNull();
+    // Beyond ASCII, addresses look alike: a Kelvin sign is not a k, and is not taken.
+    expect(personEmail(settings, '\u212Aate@example.com')).toBeNull();
+    expect(personEmail(settings, 'kāte@example.com')).toBeNull();
   });
 
   it('wants 10 to 128 characters, typed the same twice', () => {

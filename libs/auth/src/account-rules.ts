@@ -1,5 +1,6 @@
 import type { Settings } from '@app/config';
-import { PASSWORD_LENGTH } from './users.service';
+import { asciiLowerCase } from '@app/common';
+import { isAsciiEmail, PASSWORD_LENGTH } from './users.service';
 
 /** Why a field of an account form was refused: a code the pages turn into words. */
 export type AccountFieldError =
@@ -24,12 +25,13 @@ export class AccountFormError extends Error {
 const BASIC_EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /**
- * An address a person gives (sign-up, first run, a change): trimmed and lower-cased, as stored,
- * when it is one and PWP__SIGNUP_EMAIL_REGEXP admits it; else null.
+ * An address a person gives (sign-up, first run, a change): trimmed and its ASCII letters
+ * lower-cased, as stored, when it is one, printable ASCII throughout (beyond ASCII, distinct
+ * addresses look alike: a Kelvin sign for a k) and PWP__SIGNUP_EMAIL_REGEXP admits it; else null.
  */
 export function personEmail(settings: Pick<Settings, 'accounts'>, given: string): string | null {
-  const address = given.trim().toLowerCase();
-  return address.length <= 255 && BASIC_EMAIL.test(address) && settings.accounts.signupEmailPattern.test(address) ? address : null;
+  const address = asciiLowerCase(given.trim());
+  return address.length <= 255 && BASIC_EMAIL.test(address) && isAsciiEmail(address) && settings.accounts.signupEmailPattern.test(address) ? address : null;
 }
 
 /** What is wrong with a new password and its confirmation, if anything. */

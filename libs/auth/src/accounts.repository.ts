@@ -34,8 +34,10 @@ export class AccountsRepository {
     return manager.findOneBy(UserEntity, { id });
   }
 
-  findByEmail(email: string, manager: EntityManager = this.users.manager): Promise<UserEntity | null> {
-    return manager.findOneBy(UserEntity, { email });
+  /** The account of exactly this address (MySQL's collation would also match lookalikes: a Kelvin sign for a k). */
+  async findByEmail(email: string, manager: EntityManager = this.users.manager): Promise<UserEntity | null> {
+    const user = await manager.findOneBy(UserEntity, { email });
+    return user?.email === email ? user : null;
   }
 
   async updateUser(id: number, changes: Partial<Omit<UserEntity, 'id'>>, manager: EntityManager = this.users.manager): Promise<void> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@app/common';
+import { asciiLowerCase, Clock } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { AccountMails } from './account-mails';
 import { AccountFormError, newPasswordErrors, personEmail } from './account-rules';
@@ -101,7 +101,7 @@ export class ProfileService {
    */
   async confirmDeletion(user: AuthenticatedUser, given: string): Promise<void> {
     const account = await this.account(user);
-    if (account.passwordHash === null && given.trim().toLowerCase() === account.email) return;
+    if (account.passwordHash === null && asciiLowerCase(given.trim()) === account.email) return;
     await this.withPassword(user, given);
   }
 

@@ -1,6 +1,9 @@
 import { Clock } from '@app/common';
 import { loadSettings } from '@app/config';
+import type { AccountsRepository } from './accounts.repository';
+import type { Lockout } from './lockout';
 import { SecondStep } from './second-step';
+import type { SecurityLog } from './security-log';
 import { type ProviderIdentity, SignInService } from './sign-in.service';
 import type { UserEntity } from './user.entity';
 import type { Identity, UsersRepository } from './users.repository';
@@ -29,6 +32,7 @@ class InMemoryUsers {
     return Promise.resolve(row !== undefined);
   };
   insertUser = (user: Pick<UserEntity, 'email' | 'oidcIssuer' | 'oidcSubject'>) => Promise.resolve(this.add(user.email, { issuer: user.oidcIssuer!, subject: user.oidcSubject! }));
+  transaction = <T>(work: (manager: unknown) => Promise<T>) => work({});
 }
 
 describe('SignInService.withIdentity', () => {
@@ -38,6 +42,9 @@ describe('SignInService.withIdentity', () => {
       users as unknown as UsersRepository,
       new Clock(),
       new SecondStep(),
+      {} as Lockout,
+      { record: () => Promise.resolve() } as unknown as SecurityLog,
+      {} as AccountsRepository,
       loadSettings({ PWP__OIDC__ISSUER: ISSUER, PWP__OIDC__CLIENT_ID: 'pwpush', PWP__OIDC__CLIENT_SECRET: 'secret', ...env }),
     );
   const identity = (subject: string, email: string): ProviderIdentity => ({ issuer: ISSUER, subject, email, emailVerified: true });

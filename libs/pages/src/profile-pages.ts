@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccountFormError, type AuthenticatedUser, LANGUAGE_CODES, ProfileService, SecondStep } from '@app/auth';
-import { clientInfoOf } from '@app/common';
+import { asciiLowerCase, clientInfoOf } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { PushesService } from '@app/pushes';
 import { fieldErrors, outcome, PASSWORD_HINT, userField } from './account-forms';
@@ -44,7 +44,7 @@ export class ProfilePages {
       const email = userField(request, 'email');
       const changed = await this.profiles.changeEmail(user, email, userField(request, 'current_password'), clientInfoOf(request)).catch(renamed({ current_password: 'email_current_password' }));
       if (changed instanceof FailedForm) return { errors: changed.errors, email };
-      return { notice: changed === 'confirm' ? text('profile.emailConfirm') : text('profile.emailChanged', { email: email.trim().toLowerCase() }) };
+      return { notice: changed === 'confirm' ? text('profile.emailConfirm') : text('profile.emailChanged', { email: asciiLowerCase(email.trim()) }) };
     });
   }
 
