@@ -8,7 +8,7 @@ import { NotificationWorker } from '@app/notifications';
 import { checkPage, launchBrowser } from '../support/browser';
 import { freePort } from '../support/helpers';
 import { type Mailpit, startMailpit } from '../support/mailpit';
-import { startServer } from '../support/server-process';
+import { startServer, waitForOutput } from '../support/server-process';
 import { startTestApp, TEST_MASTER_KEY, type TestApp } from '../support/test-app';
 import { createTestDatabase } from '../support/test-database';
 
@@ -290,7 +290,7 @@ describe('accounts in a browser', () => {
     const database = await createTestDatabase();
     const server = await startServer({ DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-first-run-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'info' });
     try {
-      const bootCode = /boot code to create the administrator account: ([0-9a-f]{32})/.exec(server.output())![1];
+      const [, bootCode] = await waitForOutput(server, /boot code to create the administrator account: ([0-9a-f]{32})/);
       const page = await newPage();
       await page.goto(`${server.url}/`);
       expect(page.url()).toBe(`${server.url}/first_run`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../support/http';
 import { startMailpit } from '../support/mailpit';
-import { CLI_MAIN, runNode, startServer } from '../support/server-process';
+import { CLI_MAIN, runNode, startServer, waitForOutput } from '../support/server-process';
 import { TEST_MASTER_KEY } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { Visitor } from '../support/visitor';
@@ -117,7 +117,7 @@ describe('logs of a full session', () => {
       };
       const server = await startServer(env);
       const visitor = new Visitor(server.url);
-      const bootCode = /boot code to create the administrator account: ([0-9a-f]{32})/.exec(server.output())![1];
+      const [, bootCode] = await waitForOutput(server, /boot code to create the administrator account: ([0-9a-f]{32})/);
       const passwordFields = (password: string) => ({ 'user[password]': password, 'user[password_confirmation]': password });
       const made = await visitor.submit('/first_run', '/first_run', { boot_code: bootCode, 'user[email]': 'admin@example.com', ...passwordFields(passwords.admin) });
       expect(made.location).toBe('/users/token');

@@ -27,6 +27,17 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** What `pattern` first matches in the server's output, waiting for it (a line written at start-up may reach the pipe after the first answer). */
+export async function waitForOutput(server: ServerProcess, pattern: RegExp, timeoutMs = 5000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(server.output());
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`the server's output has no ${String(pattern)} within ${timeoutMs} ms:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Starts the built server and waits until it answers; fails with its output if it exits first. */
 export async function startServer(env: Record<string, string>, options: { timeoutMs?: number; cwd?: string } = {}): Promise<ServerProcess> {
   requireBuild();
