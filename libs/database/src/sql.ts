@@ -14,7 +14,15 @@ export interface Statement {
   parameters: unknown[] | ((earlier: WriteResult[]) => unknown[]);
   /** It must commit with the guard or not at all (an event of the change); see Sql.writeIf. */
   atomic?: boolean;
+  /**
+   * A second guard (a limit counted in its own row): when it changes no row, the whole write is
+   * undone, the statements before it included; see Sql.writeIf.
+   */
+  guard?: boolean;
 }
+
+/** Thrown inside a SQLite transaction to roll it back when a guard changed nothing. */
+class GuardFailed extends Error {}
 
 interface SqliteStatement {
   run(...parameters: unknown[]): { changes: number; lastInsertRowid: number | bigint };
@@ -57,16 +65,17 @@ export class Sql {
 
   /**
    * Runs `guard` and, only when it changed a row, `then` after it; the results, or null when the
-   * guard changed nothing. When any statement of `then` is `atomic` (an event: it must commit with
-   * its change or not at all) they all run in one transaction; otherwise one after another, as
+   * guard (or a statement of `then` marked `guard`) changed nothing, which then leaves nothing
+   * written. When any statement of `then` is `atomic` (an event: it must commit with its change or
+   * not at all) or a guard, they all run in one transaction; otherwise one after another, as
    * before events existed (an audit entry alone is not worth a transaction's two round trips).
    * On SQLite it is always one transaction, run synchronously on the one connection, so no other
    * request's statement can slip into it (and one commit costs less than two).
    */
   async writeIf(guard: Statement, then: Statement[]): Promise<WriteResult[] | null> {
-    const statements = [guard, ...then];
+    const statements = [{ ...guard, guard: true }, ...then];
     if (engineOf(this.dataSource) === 'sqlite') return this.sqliteTransaction(statements);
-    if (!then.some((statement) => statement.atomic)) return this.writeInTurn(statements);
+    if (!then.some((statement) => statement.atomic || statement.guard)) return this.writeInTurn(statements);
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.startTransaction();
@@ -74,11 +83,15 @@ export class Sql {
         const results: WriteResult[] = [];
         for (const statement of statements) {
           const sql = this.postgres ? this.textForPostgres(statement.sql) : statement.sql;
-          results.push(this.resultOf(await runner.query(sql, parametersOf(statement, results), true)));
-          if (results[0].affected === 0) break;
+          const result = this.resultOf(await runner.query(sql, parametersOf(statement, results), true));
+          if (statement.guard && result.affected === 0) {
+            await runner.rollbackTransaction();
+            return null;
+          }
+          results.push(result);
         }
-        await (results[0].affected === 0 ? runner.rollbackTransaction() : runner.commitTransaction());
-        return results[0].affected === 0 ? null : results;
+        await runner.commitTransaction();
+        return results;
       } catch (error) {
         await runner.rollbackTransaction();
         throw error;
@@ -88,6 +101,7 @@ export class Sql {
     }
   }
 
+  /** Without a transaction: only the first statement is a guard here (writeIf takes the transaction otherwise). */
   private async writeInTurn(statements: Statement[]): Promise<WriteResult[] | null> {
     const results: WriteResult[] = [];
     for (const statement of statements) {
@@ -99,15 +113,33 @@ export class Sql {
 
   private sqliteTransaction(statements: Statement[]): WriteResult[] | null {
     const handle = (this.dataSource.driver as unknown as { databaseConnection: SqliteHandle }).databaseConnection;
-    return handle.transaction(() => {
-      const results: WriteResult[] = [];
-      for (const statement of statements) {
-        const { changes, lastInsertRowid } = this.sqlitePrepared(handle, statement.sql).run(...parametersOf(statement, results));
-        results.push({ affected: changes, insertId: Number(lastInsertRowid) });
-        if (results[0].affected === 0) return null;
-      }
-      return results;
-    })();
+    try {
+      return handle.transaction(() => {
+        const results: WriteResult[] = [];
+        for (const statement of statements) {
+          const { changes, lastInsertRowid } = this.sqlitePrepared(handle, statement.sql).run(...parametersOf(statement, results));
+          // better-sqlite3 rolls back a transaction whose function throws, and commits one that returns.
+          if (statement.guard && changes === 0) throw new GuardFailed();
+          results.push({ affected: changes, insertId: Number(lastInsertRowid) });
+        }
+        return results;
+      })();
+    } catch (error) {
+      if (error instanceof GuardFailed) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Inserts a row unless one with the same unique key exists (then nothing happens, and no error):
+   * `insert` is a plain INSERT ... VALUES, which each engine is told to leave be on a conflict.
+   * For rows that later statements update under a condition (a counter), made once and kept.
+   */
+  async insertUnlessExists(insert: string, parameters: unknown[]): Promise<void> {
+    const engine = engineOf(this.dataSource);
+    // MySQL's INSERT IGNORE would also silence other errors (a missing foreign key); this only the duplicate.
+    const tail = engine === 'mysql' ? ' ON DUPLICATE KEY UPDATE id = id' : ' ON CONFLICT DO NOTHING';
+    await this.write(`${insert}${tail}`, parameters);
   }
 
   async rows<T>(sql: string, parameters: unknown[]): Promise<T[]> {

@@ -1,10 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import { DAY_MS } from '@app/common';
 import { randomToken } from '@app/crypto';
 import { Sql, Statement, WriteResult } from '@app/database';
 import { LinkMail, PushEvent, PushEventData, PushEventType } from './events';
 
 const INSERT = 'INSERT INTO outbox (type, user_id, payload, email_count, created_at) VALUES (?, ?, ?, ?, ?)';
-const EMAILS_SINCE = 'SELECT COALESCE(SUM(email_count), 0) AS sent FROM outbox WHERE user_id = ? AND created_at >= ?';
+const NEW_QUOTA = 'INSERT INTO email_quotas (user_id, utc_day, emails) VALUES (?, 0, 0)';
+const EMAILS_ON = 'SELECT utc_day, emails FROM email_quotas WHERE user_id = ?';
+/**
+ * Adds `n` recipients to the user's count of the day, or changes nothing when that would pass the
+ * limit; a row of an earlier day starts again from 0. The row lock the UPDATE takes orders
+ * concurrent requests, and each re-checks the condition on the count the previous one left.
+ * `emails` is assigned before `utc_day`: MySQL evaluates SET left to right, on values already set.
+ */
+const COUNT_EMAILS =
+  'UPDATE email_quotas SET emails = CASE WHEN utc_day = ? THEN emails + ? ELSE ? END, utc_day = ? ' +
+  'WHERE user_id = ? AND (CASE WHEN utc_day = ? THEN emails ELSE 0 END) + ? <= ?';
 
 /**
  * The outbox's one port: each method gives the statement that records an event, for the caller to
@@ -15,10 +26,24 @@ const EMAILS_SINCE = 'SELECT COALESCE(SUM(email_count), 0) AS sent FROM outbox W
 export class Outbox {
   constructor(private readonly sql: Sql) {}
 
-  /** How many addresses the user's link mails have named since `since` (their daily limit counts these). */
-  async emailsSentSince(userId: number, since: number): Promise<number> {
-    const [row] = await this.sql.rows<{ sent: unknown }>(EMAILS_SINCE, [userId, since]);
-    return Number(row?.sent ?? 0);
+  /** Makes the user's counter of link-mail recipients, once: countEmails needs it to exist. */
+  prepareEmailCount(userId: number): Promise<void> {
+    return this.sql.insertUnlessExists(NEW_QUOTA, [userId]);
+  }
+
+  /**
+   * The guard of a link mail's transaction: counts its `count` recipients against the user's
+   * `dailyLimit` for the UTC day of `at`, or undoes the whole transaction when they do not fit.
+   */
+  countEmails(userId: number, count: number, dailyLimit: number, at: number): Statement {
+    const day = utcDay(at);
+    return { sql: COUNT_EMAILS, parameters: [day, count, count, day, userId, day, count, dailyLimit], guard: true };
+  }
+
+  /** How many recipients the user's link mails have named on the UTC day of `at`. */
+  async emailsCountedOn(userId: number, at: number): Promise<number> {
+    const [row] = await this.sql.rows<{ utc_day: unknown; emails: unknown }>(EMAILS_ON, [userId]);
+    return row !== undefined && Number(row.utc_day) === utcDay(at) ? Number(row.emails) : 0;
   }
 
   /** A push event for its owner's endpoints. */
@@ -42,6 +67,8 @@ export class Outbox {
     };
   }
 }
+
+const utcDay = (at: number): number => Math.floor(at / DAY_MS);
 
 /** Random and stable across retries: receivers deduplicate by it. */
 function messageId(): string {

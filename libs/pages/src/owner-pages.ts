@@ -162,6 +162,13 @@ export class OwnerPages {
     }
   }
 
+  /** Why an anonymous visitor gets no form for this kind, if they get none: the rules of PushesService.checkCreator. */
+  private signInNotice(kind: PushKind): string | undefined {
+    if (kind === 'file') return text('form.filesSignIn');
+    if (kind === 'url' && this.settings.urlPushesRequireAccount) return text('form.urlSignIn');
+    return undefined;
+  }
+
   private kindOf(kind: unknown): PushKind {
     const enabled = PUSH_KINDS.filter((each) => this.settings.kinds[each].enabled);
     return enabled.find((each) => each === kind) ?? enabled[0];
@@ -193,6 +200,7 @@ export class OwnerPages {
         maxLength: kind === 'qr' ? 1024 : undefined,
         files: kind === 'file',
         signedIn: user !== undefined,
+        signInNotice: user ? undefined : this.signInNotice(kind),
         filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: formatBytes(files.maxFileBytes), pushSize: formatBytes(files.maxPushBytes) }),
         maxFiles: files.maxUploads,
         maxFileBytes: files.maxFileBytes,

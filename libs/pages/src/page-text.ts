@@ -24,6 +24,7 @@ export const EN = {
   'form.files': 'Files',
   'form.filesHint': 'Up to {count} files, {fileSize} each, {pushSize} in all.',
   'form.filesSignIn': 'Sign in to send files.',
+  'form.urlSignIn': 'Sign in to send URLs.',
   'form.expiry': 'Expire after',
   'form.days': 'Days',
   'form.daysHint': 'From {min} to {max}.',

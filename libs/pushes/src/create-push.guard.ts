@@ -47,7 +47,7 @@ export class CreatePushGuard implements CanActivate {
     // Left unread by the app-wide body reader (which read JSON and forms otherwise).
     if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, response, wrapper);
     else if (request.body === undefined && request.is('application/json')) await this.bodies.read(request, response, 'json', request.user !== undefined);
-    this.pushes.checkCreator({ withFiles: asksForFiles(request.body, wrapper) }, request.user);
+    this.pushes.checkCreator(requestedPush(request.body, wrapper), request.user);
     return true;
   }
 
@@ -93,9 +93,10 @@ function withReceivedFiles(body: Record<string, unknown>, wrapper: string): Reco
   return { ...body, [wrapper]: { ...(typeof push === 'object' && push !== null && !Array.isArray(push) ? push : {}), files: [] } };
 }
 
-/** Whether a create body, as sent, asks for a file push: `kind: "file"` or a `files` key. */
-function asksForFiles(body: unknown, wrapper: string): boolean {
+/** What a create body, as sent, asks for: its `kind`, and whether a file push (`kind: "file"` or a `files` key). */
+function requestedPush(body: unknown, wrapper: string): { withFiles: boolean; kind?: unknown } {
   const push = (body as Record<string, unknown> | undefined)?.[wrapper];
-  if (typeof push !== 'object' || push === null) return false;
-  return (push as { kind?: unknown }).kind === 'file' || 'files' in push;
+  if (typeof push !== 'object' || push === null) return { withFiles: false };
+  const { kind } = push as { kind?: unknown };
+  return { withFiles: kind === 'file' || 'files' in push, kind };
 }

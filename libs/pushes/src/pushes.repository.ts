@@ -96,13 +96,13 @@ export class PushesRepository {
   /**
    * Inserts a push with what `then` writes in the same transaction (its audit entries, counted by
    * `auditEntries`; a link mail to `notifyEmails` recipients; its events), which reads the push's
-   * id as the first statement's insertId.
+   * id as the first statement's insertId. Null when a guard of `then` refused it: nothing is written.
    */
-  async insert(push: NewPush, auditEntries: number, notifyEmails: number, then: Statement[]): Promise<PushEntity> {
+  async insert(push: NewPush, auditEntries: number, notifyEmails: number, then: Statement[]): Promise<PushEntity | null> {
     const row: Omit<PushEntity, 'id'> = {
       ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: auditEntries, notifyEmailsCount: notifyEmails,
     };
-    const [{ insertId }] = (await this.sql.writeIf({
+    const results = await this.sql.writeIf({
       sql: INSERT,
       parameters: [
         row.urlToken, row.kind, row.name, row.payload, row.note, row.passphraseHash, flag(row.passphraseProtected),
@@ -110,8 +110,8 @@ export class PushesRepository {
         flag(row.retrievalStep), flag(row.expired), flag(row.deleted), row.userId, row.auditEntryCount, row.notifyEmailsCount,
         row.expiredOn, row.expiresAt, row.createdAt, row.updatedAt,
       ],
-    }, then))!;
-    return { ...row, id: insertId };
+    }, then);
+    return results && { ...row, id: results[0].insertId };
   }
 
   /** Only well-formed tokens reach the database: URL-safe base64 characters, nothing else. */

@@ -60,10 +60,12 @@ const NOT_YOURS = "That push doesn't belong to you.";
 const TOO_MANY_ATTEMPTS = 'Too many failed passphrase attempts. Try again later.';
 const NOTIFY_REQUESTS_PER_MINUTE = 5;
 
-/** The link mail a create or a later request asks for: who, in which locale. */
+/** The link mail a create or a later request asks for: who, in which locale, and the base of its link. */
 interface LinkMailRequest {
   recipients: string[];
   locale: string | null;
+  /** The configured base (see MailSettings.linkBaseUrl), never the request's. */
+  baseUrl: string;
 }
 
 /** The id of the push inserted by the first statement of a transaction. */
@@ -87,10 +89,13 @@ export class PushesService {
 
   /**
    * Who may create: anyone (unless anonymous use is off, which the guard enforces), but file pushes
-   * need an owner. Checked before anything else about a create, also while file pushes are disabled.
+   * need an owner, and so do URL pushes with PWP__URL__REQUIRE_ACCOUNT. Checked before anything
+   * else about a create, also while the kind is disabled.
    */
-  checkCreator(push: { withFiles: boolean }, owner?: AuthenticatedUser): void {
-    if (push.withFiles && !owner) throw new UnauthenticatedError('File pushes require authentication.');
+  checkCreator(push: { withFiles: boolean; kind?: unknown }, owner?: AuthenticatedUser): void {
+    if (owner) return;
+    if (push.withFiles) throw new UnauthenticatedError('File pushes require authentication.');
+    if (push.kind === 'url' && this.settings.urlPushesRequireAccount) throw new UnauthenticatedError('URL pushes require authentication.');
   }
 
   /** One file of a multipart create, stored encrypted as it streams in, after the checks a file push needs first. */
@@ -115,12 +120,12 @@ export class PushesService {
 
   private async insert(input: PushInput, client: ClientInfo, owner: AuthenticatedUser | undefined, uploads: UploadBatch): Promise<OwnedPushResponse> {
     const withFiles = uploads.count > 0 || (input.files?.length ?? 0) > 0;
-    this.checkCreator({ withFiles: withFiles || input.kind === 'file' || input.files !== undefined }, owner);
+    this.checkCreator({ withFiles: withFiles || input.kind === 'file' || input.files !== undefined, kind: input.kind }, owner);
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
     const { lifetime, linkMail, ...rules } = this.creationRules(input, withFiles, owner);
-    if (linkMail) await this.checkDailyEmailLimit(owner!, now);
+    if (linkMail) await this.outbox.prepareEmailCount(owner!.id);
     for (const file of input.files ?? []) await uploads.add(decodeJsonFile(file));
     const newPush: NewPush = {
       ...rules,
@@ -139,10 +144,12 @@ export class PushesService {
     const baseUrl = this.baseUrl(client);
     const then = [
       this.audit.entry(insertedPush, 'creation', client),
-      ...(linkMail ? this.linkMailStatements(created, insertedPush, linkMail, owner!, client, baseUrl, 1) : []),
+      ...(linkMail ? this.linkMailStatements(created, insertedPush, linkMail, owner!, client, 1) : []),
       ...this.eventsOf({ ...created, ownerHasWebhooks: owner?.hasWebhooks ?? false }, 'push.created', now),
     ];
     const push = await this.repository.insert(newPush, linkMail ? 2 : 1, linkMail?.recipients.length ?? 0, then);
+    // Only the daily limit of link mails can refuse the insert (Outbox.countEmails).
+    if (!push) throw ValidationFailedError.of('base', NOTIFY_MESSAGES.dailyLimit);
     if (withFiles) await this.files.attach(push.id, uploads, push.expiresAt);
     this.metrics.pushCreated(push.kind);
     const response = mapOwnedPush(push, input.note ?? null, now, baseUrl);
@@ -165,10 +172,14 @@ export class PushesService {
     faults.throwIfAny();
     if (push.expired) throw ValidationFailedError.of('base', 'That push has expired.');
     const now = this.clock.now();
-    await this.checkDailyEmailLimit(caller, now);
     const count = linkMail!.recipients.length;
-    const statements = this.linkMailStatements(push, () => push.id, linkMail!, caller, client, this.baseUrl(client), 0);
+    await this.outbox.prepareEmailCount(caller.id);
+    const statements = this.linkMailStatements(push, () => push.id, linkMail!, caller, client, 0);
     if (!(await this.repository.countNotifyEmails(push.id, count, MAX_NOTIFY_EMAILS, statements))) {
+      // Which of the two limits refused it; the daily one first, as the reference checks it first.
+      if ((await this.outbox.emailsCountedOn(caller.id, now)) + count > this.settings.mail.notifyByEmail.dailyLimit) {
+        throw ValidationFailedError.of('base', NOTIFY_MESSAGES.dailyLimit);
+      }
       const sent = (await this.repository.findByToken(urlToken))?.notifyEmailsCount ?? push.notifyEmailsCount;
       throw ValidationFailedError.of('base', NOTIFY_MESSAGES.pushCap(sent));
     }
@@ -344,8 +355,9 @@ export class PushesService {
   }
 
   /**
-   * A link mail's audit entry (status pending) and its outbox row, for the transaction that counts
-   * its recipients; the entry is the `auditIndex`-th statement after the guard.
+   * A link mail's audit entry (status pending), its outbox row, and the count of its recipients
+   * against the owner's daily limit, which undoes the transaction when they do not fit; the entry
+   * is the `auditIndex`-th statement after the guard.
    */
   private linkMailStatements(
     push: PushEntity,
@@ -353,7 +365,6 @@ export class PushesService {
     mail: LinkMailRequest,
     owner: AuthenticatedUser,
     client: ClientInfo,
-    baseUrl: string,
     auditIndex: number,
   ): Statement[] {
     const now = this.clock.now();
@@ -366,7 +377,7 @@ export class PushesService {
           recipients: mail.recipients,
           locale: mail.locale,
           url_token: push.urlToken,
-          html_url: htmlUrlOf(push, this.settings.mail.linkBaseUrl ?? baseUrl),
+          html_url: htmlUrlOf(push, mail.baseUrl),
           owner_email: owner.email,
           ...remainingOf(push, now),
           expires_at: new Date(push.expiresAt).toISOString(),
@@ -375,6 +386,7 @@ export class PushesService {
         (earlier) => earlier[auditIndex + 1].insertId,
         now,
       ),
+      this.outbox.countEmails(owner.id, mail.recipients.length, this.settings.mail.notifyByEmail.dailyLimit, now),
     ];
   }
 
@@ -392,7 +404,8 @@ export class PushesService {
     const to = input.notify_emails_to?.trim() || undefined;
     const locale = input.notify_emails_to_locale?.trim() || null;
     if (to === undefined && locale === null && !required) return undefined;
-    if (!this.settings.mail.emailAvailable) {
+    const baseUrl = this.settings.mail.emailAvailable ? this.settings.mail.linkBaseUrl : undefined;
+    if (baseUrl === undefined) {
       if (to !== undefined) faults.add('notify_emails_to', NOTIFY_MESSAGES.notAvailable);
       if (locale !== null) faults.add('notify_emails_to_locale', NOTIFY_MESSAGES.localeNotAvailable);
       return undefined;
@@ -412,13 +425,7 @@ export class PushesService {
       faults.add('notify_emails_to', parsed.fault);
       return undefined;
     }
-    return { recipients: parsed.recipients, locale };
-  }
-
-  /** The owner's daily limit of link mails (PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT), counted since the start of the UTC day. */
-  private async checkDailyEmailLimit(owner: AuthenticatedUser, now: number): Promise<void> {
-    const sent = await this.outbox.emailsSentSince(owner.id, now - (now % DAY_MS));
-    if (sent >= this.settings.mail.notifyByEmail.dailyLimit) throw ValidationFailedError.of('base', NOTIFY_MESSAGES.dailyLimit);
+    return { recipients: parsed.recipients, locale, baseUrl };
   }
 
   private async checkPassphrase(push: StoredPush, given: string | undefined, client: ClientInfo): Promise<void> {
