@@ -16,11 +16,12 @@ import { BearerStrategy, HeaderPairStrategy } from './strategies';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { WebhookOwners } from './webhook-owners';
 
 @Module({
   imports: [PassportModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity])],
-  providers: [UsersRepository, UsersService, SessionsService, SignInService, SecurityLog, SecondStep, BearerStrategy, HeaderPairStrategy],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep],
+  providers: [UsersRepository, UsersService, SessionsService, SignInService, SecurityLog, SecondStep, BearerStrategy, HeaderPairStrategy, WebhookOwners],
+  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, WebhookOwners],
 })
 export class AuthModule {}
 

@@ -1,25 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryResult } from 'typeorm';
 import { engineOf } from './engine';
-
-export interface WriteResult {
-  affected: number;
-  /** The new row's id after an INSERT. */
-  insertId: number;
-}
-
-/** A statement of a transaction; its parameters may depend on what the statements before it wrote (an inserted row's id). */
-export interface Statement {
-  sql: string;
-  parameters: unknown[] | ((earlier: WriteResult[]) => unknown[]);
-  /** It must commit with the guard or not at all (an event of the change); see Sql.writeIf. */
-  atomic?: boolean;
-  /**
-   * A second guard (a limit counted in its own row): when it changes no row, the whole write is
-   * undone, the statements before it included; see Sql.writeIf.
-   */
-  guard?: boolean;
-}
+import { Statement, WriteBatch, WriteResult, WrittenBatch } from './write-batch';
 
 /** Thrown inside a SQLite transaction to roll it back when a guard changed nothing. */
 class GuardFailed extends Error {}
@@ -64,18 +46,31 @@ export class Sql {
   }
 
   /**
-   * Runs `guard` and, only when it changed a row, `then` after it; the results, or null when the
-   * guard (or a statement of `then` marked `guard`) changed nothing, which then leaves nothing
-   * written. When any statement of `then` is `atomic` (an event: it must commit with its change or
-   * not at all) or a guard, they all run in one transaction; otherwise one after another, as
-   * before events existed (an audit entry alone is not worth a transaction's two round trips).
-   * On SQLite it is always one transaction, run synchronously on the one connection, so no other
-   * request's statement can slip into it (and one commit costs less than two).
+   * Runs a batch: its guard and, only when that changed a row, the statements after it; what they
+   * wrote, or null when the guard (or a later statement marked `guard`) changed nothing, which then
+   * leaves nothing written. When a statement after the guard is `atomic` (an event: it must commit
+   * with its change or not at all) or a guard, they all run in one transaction; otherwise one after
+   * another (an audit entry alone is not worth a transaction's two round trips). On SQLite it is
+   * always one transaction, run synchronously on the one connection, so no other request's
+   * statement can slip into it (and one commit costs less than two).
    */
+  async run(batch: WriteBatch): Promise<WrittenBatch | null> {
+    const statements = batch.run();
+    let results: WriteResult[] | null;
+    if (engineOf(this.dataSource) === 'sqlite') results = this.sqliteTransaction(batch, statements);
+    else if (!statements.slice(1).some((statement) => statement.atomic || statement.guard)) results = await this.writeInTurn(batch, statements);
+    else results = await this.transaction(batch, statements);
+    return results && new WrittenBatch(results);
+  }
+
+  /** `guard`, then `then`, as one batch of plain statements (see run). */
   async writeIf(guard: Statement, then: Statement[]): Promise<WriteResult[] | null> {
-    const statements = [{ ...guard, guard: true }, ...then];
-    if (engineOf(this.dataSource) === 'sqlite') return this.sqliteTransaction(statements);
-    if (!then.some((statement) => statement.atomic || statement.guard)) return this.writeInTurn(statements);
+    const batch = new WriteBatch(guard);
+    batch.addAll(then);
+    return (await this.run(batch))?.results.slice() ?? null;
+  }
+
+  private async transaction(batch: WriteBatch, statements: readonly Statement[]): Promise<WriteResult[] | null> {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.startTransaction();
@@ -83,7 +78,7 @@ export class Sql {
         const results: WriteResult[] = [];
         for (const statement of statements) {
           const sql = this.postgres ? this.textForPostgres(statement.sql) : statement.sql;
-          const result = this.resultOf(await runner.query(sql, parametersOf(statement, results), true));
+          const result = this.resultOf(await runner.query(sql, batch.parametersOf(statement, results), true));
           if (statement.guard && result.affected === 0) {
             await runner.rollbackTransaction();
             return null;
@@ -101,23 +96,23 @@ export class Sql {
     }
   }
 
-  /** Without a transaction: only the first statement is a guard here (writeIf takes the transaction otherwise). */
-  private async writeInTurn(statements: Statement[]): Promise<WriteResult[] | null> {
+  /** Without a transaction: only the first statement is a guard here (run takes a transaction otherwise). */
+  private async writeInTurn(batch: WriteBatch, statements: readonly Statement[]): Promise<WriteResult[] | null> {
     const results: WriteResult[] = [];
     for (const statement of statements) {
-      results.push(await this.write(statement.sql, parametersOf(statement, results)));
+      results.push(await this.write(statement.sql, batch.parametersOf(statement, results)));
       if (results[0].affected === 0) return null;
     }
     return results;
   }
 
-  private sqliteTransaction(statements: Statement[]): WriteResult[] | null {
+  private sqliteTransaction(batch: WriteBatch, statements: readonly Statement[]): WriteResult[] | null {
     const handle = (this.dataSource.driver as unknown as { databaseConnection: SqliteHandle }).databaseConnection;
     try {
       return handle.transaction(() => {
         const results: WriteResult[] = [];
         for (const statement of statements) {
-          const { changes, lastInsertRowid } = this.sqlitePrepared(handle, statement.sql).run(...parametersOf(statement, results));
+          const { changes, lastInsertRowid } = this.sqlitePrepared(handle, statement.sql).run(...batch.parametersOf(statement, results));
           // better-sqlite3 rolls back a transaction whose function throws, and commits one that returns.
           if (statement.guard && changes === 0) throw new GuardFailed();
           results.push({ affected: changes, insertId: Number(lastInsertRowid) });
@@ -143,11 +138,11 @@ export class Sql {
   }
 
   async rows<T>(sql: string, parameters: unknown[]): Promise<T[]> {
-    return (await this.run(sql, parameters)).records as T[];
+    return (await this.execute(sql, parameters)).records as T[];
   }
 
   async write(sql: string, parameters: unknown[]): Promise<WriteResult> {
-    return this.resultOf(await this.run(sql, parameters));
+    return this.resultOf(await this.execute(sql, parameters));
   }
 
   private resultOf(result: QueryResult): WriteResult {
@@ -157,7 +152,7 @@ export class Sql {
     return { affected: result.affected ?? 0, insertId: Number(insertId ?? 0) };
   }
 
-  private async run(sql: string, parameters: unknown[]): Promise<QueryResult> {
+  private async execute(sql: string, parameters: unknown[]): Promise<QueryResult> {
     const runner = this.dataSource.createQueryRunner();
     try {
       return await runner.query(this.postgres ? this.textForPostgres(sql) : sql, parameters, true);
@@ -186,8 +181,4 @@ export class Sql {
     }
     return text;
   }
-}
-
-function parametersOf(statement: Statement, earlier: WriteResult[]): unknown[] {
-  return typeof statement.parameters === 'function' ? statement.parameters(earlier) : statement.parameters;
 }

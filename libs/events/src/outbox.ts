@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DAY_MS } from '@app/common';
 import { randomToken } from '@app/crypto';
-import { Sql, Statement, WriteResult } from '@app/database';
+import { InsertedId, Sql, Statement, total } from '@app/database';
 import { LinkMail, PushEvent, PushEventData, PushEventType } from './events';
 
 const INSERT = 'INSERT INTO outbox (type, user_id, payload, email_count, created_at) VALUES (?, ?, ?, ?, ?)';
@@ -17,10 +17,13 @@ const COUNT_EMAILS =
   'UPDATE email_quotas SET emails = CASE WHEN utc_day = ? THEN emails + ? ELSE ? END, utc_day = ? ' +
   'WHERE user_id = ? AND (CASE WHEN utc_day = ? THEN emails ELSE 0 END) + ? <= ?';
 
+/** What a link mail adds to its batch's totals: its recipients, whom the limits count. */
+export const LINK_MAIL_RECIPIENTS = 'link_mail_recipients';
+
 /**
  * The outbox's one port: each method gives the statement that records an event, for the caller to
- * run in the transaction of the change the event tells of (Sql.writeIf). Nothing is sent here;
- * the notifications worker drains the outbox.
+ * run in the batch of the change the event tells of (Sql.run). Nothing is sent here; the
+ * notifications worker drains the outbox.
  */
 @Injectable()
 export class Outbox {
@@ -32,11 +35,12 @@ export class Outbox {
   }
 
   /**
-   * The guard of a link mail's transaction: counts its `count` recipients against the user's
-   * `dailyLimit` for the UTC day of `at`, or undoes the whole transaction when they do not fit.
+   * A guard of a link mail's batch: counts the recipients its mails add (LINK_MAIL_RECIPIENTS)
+   * against the user's `dailyLimit` for the UTC day of `at`, or undoes the batch when they do not fit.
    */
-  countEmails(userId: number, count: number, dailyLimit: number, at: number): Statement {
+  countEmails(userId: number, dailyLimit: number, at: number): Statement {
     const day = utcDay(at);
+    const count = total(LINK_MAIL_RECIPIENTS);
     return { sql: COUNT_EMAILS, parameters: [day, count, count, day, userId, day, count, dailyLimit], guard: true };
   }
 
@@ -53,18 +57,13 @@ export class Outbox {
   }
 
   /**
-   * A mail of a push's link to the recipients its owner named. The audit entry reporting it is
-   * written by an earlier statement of the same transaction: `auditEntryId` reads its id.
+   * A mail of a push's link to the recipients its owner named; it adds them to the batch's
+   * LINK_MAIL_RECIPIENTS. The audit entry reporting it is inserted earlier in the same batch.
    */
-  linkMail(ownerId: number, mail: Omit<LinkMail, 'id' | 'type' | 'timestamp' | 'audit_entry_id'>, auditEntryId: (earlier: WriteResult[]) => number, at: number): Statement {
-    return {
-      sql: INSERT,
-      atomic: true,
-      parameters: (earlier) => {
-        const payload: LinkMail = { id: messageId(), type: 'push.link_mail', timestamp: new Date(at).toISOString(), audit_entry_id: auditEntryId(earlier), ...mail };
-        return [payload.type, ownerId, JSON.stringify(payload), mail.recipients.length, at];
-      },
-    };
+  linkMail(ownerId: number, mail: Omit<LinkMail, 'id' | 'type' | 'timestamp' | 'audit_entry_id'>, auditEntryId: InsertedId, at: number): Statement {
+    const message = { id: messageId(), type: 'push.link_mail' as const, timestamp: new Date(at).toISOString() };
+    const payload = auditEntryId.map((id) => JSON.stringify({ ...message, audit_entry_id: id, ...mail } satisfies LinkMail));
+    return { sql: INSERT, atomic: true, parameters: [message.type, ownerId, payload, mail.recipients.length, at], adds: { [LINK_MAIL_RECIPIENTS]: mail.recipients.length } };
   }
 }
 

@@ -6,7 +6,7 @@ import type { AuthenticatedUser } from '@app/auth';
 import { type ClientInfo, Clock, createValidationPipe, type FieldErrors, ForbiddenError, NotFoundError, PAGE_SIZE, ValidationFailedError } from '@app/common';
 import { formatBytes, InjectSettings, PUSH_KINDS, type PushKind, type Settings } from '@app/config';
 import type { UploadBatch } from '@app/files';
-import { CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
+import { anonymousRefusal, CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
 import { text, type TextKey } from './page-text';
@@ -162,11 +162,10 @@ export class OwnerPages {
     }
   }
 
-  /** Why an anonymous visitor gets no form for this kind, if they get none: the rules of PushesService.checkCreator. */
+  /** Why an anonymous visitor gets no form for this kind, if the creation rules need an owner for it. */
   private signInNotice(kind: PushKind): string | undefined {
-    if (kind === 'file') return text('form.filesSignIn');
-    if (kind === 'url' && this.settings.urlPushesRequireAccount) return text('form.urlSignIn');
-    return undefined;
+    if (anonymousRefusal({ withFiles: kind === 'file', kind }, this.settings) === undefined) return undefined;
+    return text(kind === 'file' ? 'form.filesSignIn' : 'form.urlSignIn');
   }
 
   private kindOf(kind: unknown): PushKind {
