@@ -109,6 +109,15 @@ describe('API v1', () => {
     });
   });
 
+  it.each(ENCODINGS)('ignores notify_emails_to and its locale sent as %s, as the reference\'s v1 does (v2 refuses them here: no mail)', async (encoding) => {
+    for (const headers of [{}, { authorization: `Bearer ${token}` }] as Record<string, string>[]) {
+      const created = await post('/p.json', 'password', { payload: 'no mail', notify_emails_to: 'a@example.com', notify_emails_to_locale: 'de' }, encoding, headers);
+      expect(created.status).toBe(201);
+      expect(created.body).not.toHaveProperty('notify_emails_to');
+      expect(created.body).not.toHaveProperty('notify_emails_to_locale');
+    }
+  });
+
   describe('file pushes', () => {
     const bytes = randomBytes(70_000);
     const upload = (path: string, wrapper: string, fields: Record<string, string>, headers: Record<string, string>) => {

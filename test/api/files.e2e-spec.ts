@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { UsersService } from '@app/auth';
 import { FileAttachments } from '@app/files';
-import { ExpirySweepService, PushesService } from '@app/pushes';
+import { ExpirySweepService, PushExpiry } from '@app/pushes';
 import { startBlobBackend, StoredBlobs, type BlobBackend } from '../support/blob-storage';
 import { sha256 } from '../support/helpers';
 import { client, type ApiClient } from '../support/http';
@@ -339,7 +339,7 @@ describe.each(['disk', 's3'] as const)('file pushes stored on %s', (storage) => 
     const added = await blobsAddedBy(() => postForm(form({}, [{ name: 'x.txt', bytes: Buffer.from('x') }]), leaving));
     expect(added.size).toBe(1);
     const users = app.service(UsersService);
-    await app.service(PushesService).expireAllOwnedBy((await users.find(email)).id);
+    await app.service(PushExpiry).expireAllOwnedBy((await users.find(email)).id);
     await users.delete(email);
     expect((await blobs.all()).has([...added.keys()][0])).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { DAY_MS } from '@app/common';
-import { ApiClient, client } from '../support/http';
+import { ApiClient, client, request } from '../support/http';
 import { keysOf, OWNED_PUSH_KEYS, PUSH_KEYS, RETRIEVED_PUSH_KEYS } from '../support/push-keys';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -307,6 +307,25 @@ describe('settings that shape pushes', () => {
     const push = await api.createPush({ payload: 'x', retrieval_step: true, deletable_by_viewer: true });
     expect(push).toMatchObject({ retrieval_step: false, deletable_by_viewer: false, expire_after_days: 2 });
     expect((await api.post('/api/v2/pushes', { push: { payload: 'x', expire_after_views: 11 } })).status).toBe(422);
+  });
+
+  it('keeps anonymous URL pushes out with PWP__URL__REQUIRE_ACCOUNT=true, on API v2 and v1 alike', async () => {
+    app = await startTestApp({ PWP__URL__REQUIRE_ACCOUNT: 'true' });
+    const api = client(app.baseUrl);
+    const url = { kind: 'url', payload: 'https://login.example.com/' };
+    const refused = { status: 401, body: { error: 'URL pushes require authentication.' } };
+    expect(await api.post('/api/v2/pushes', { push: url })).toMatchObject(refused);
+    expect(await api.post('/p.json', { password: url })).toMatchObject(refused);
+    const form = new FormData();
+    form.append('push[kind]', 'url');
+    form.append('push[payload]', url.payload);
+    expect(await request(app.baseUrl, 'POST', '/api/v2/pushes', { body: form })).toMatchObject(refused);
+    expect(Number((await app.query('SELECT COUNT(*) AS n FROM pushes'))[0].n)).toBe(0);
+    // Other kinds stay open to everyone; an account makes URL pushes as before.
+    expect((await api.post('/api/v2/pushes', { push: { payload: 'text' } })).status).toBe(201);
+    const owner = { authorization: `Bearer ${await app.createUser('url-owner@example.com')}` };
+    expect(await api.createPush(url, owner)).toMatchObject({ kind: 'url', retrieval_step: true });
+    expect((await api.post('/r.json', { url: { payload: url.payload } }, owner)).status).toBe(201);
   });
 
   it('builds links from PWP__OVERRIDE_BASE_URL when set', async () => {

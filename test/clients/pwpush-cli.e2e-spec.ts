@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { NotificationWorker } from '@app/notifications';
 import { rawRequest, type RawAnswer } from '../support/http';
 import { type Mailpit, MAILPIT_SENDER, startMailpit } from '../support/mailpit';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startMailingTestApp, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * The reference's official command-line client, pwpush-cli 0.16 (Python, `requests`), replayed
@@ -657,7 +657,7 @@ describe("the official CLI's push --notify, on an instance with mail", () => {
 
   beforeAll(async () => {
     mailpit = await startMailpit();
-    app = await startTestApp(mailpit.env);
+    app = await startMailingTestApp(mailpit.env);
     token = await app.createUser(EMAIL);
   });
   afterAll(async () => {

@@ -1368,22 +1368,68 @@ export interface components {
              * @example Sent to Alice
              */
             note?: string;
-            /**
-             * @description Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.
-             * @example alice@example.com,bob@example.com
-             */
-            notify_emails_to?: string;
-            /**
-             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
-             * @example en
-             */
-            notify_emails_to_locale?: string;
             /** @description Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files. */
             files?: components["schemas"]["JsonFileInput"][];
         };
         V1PasswordBody: {
             /** @description The push to create (text by default; a file push when `files` is given, which needs an API token). Unknown keys are ignored; a missing or empty object is a 400. */
-            password: components["schemas"]["PushInput"];
+            password: components["schemas"]["V1PasswordInput"];
+        };
+        V1PasswordInput: {
+            /**
+             * @description Default `text`, or `file` when `files` is non-empty. A kind disabled on this instance (see GET /api/v2/version) is a 422.
+             * @example text
+             * @enum {string}
+             */
+            kind?: "text" | "file" | "url" | "qr";
+            /**
+             * @description The secret. Required and not blank for text, url and qr pushes: up to 1,048,576 characters for text, 1,024 for qr; url pushes need an absolute http(s) URL. Valid Unicode without NUL characters.
+             * @example correct horse battery staple
+             */
+            payload?: string;
+            /**
+             * @description Days until expiry, within the kind's range (default 7, from 1 to 90 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 7
+             */
+            expire_after_days?: number | null;
+            /**
+             * @description The reference's choice of lifetime, as its official CLI sends it instead of expire_after_days: 0 = 15 minutes, 1 = 30 minutes, 2 = 45 minutes, 3 = 1 hour, 4 = 6 hours, 5 = 12 hours, 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days. The lifetimes under a day (0 to 5) are exact (expires_at says when; expire_after_days reports 1) unless the instance turns them off (PWP__ALLOW_SUBDAY_EXPIRY=false: then a 422). Other values are a 422, and so is a different expire_after_days beside it; the days, rounded up, must lie in the kind's range. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 12
+             * @enum {integer|null}
+             */
+            expire_after_duration?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | null;
+            /**
+             * @description Counted views until expiry, within the kind's range (default 5, from 1 to 100 unless configured); outside it is a 422. Decimal strings such as "7" are accepted; null or omitted means the kind's default.
+             * @example 5
+             */
+            expire_after_views?: number | null;
+            /**
+             * @description Whether viewers may delete the push (ignored for url pushes). Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means the kind's default. Forced false when the setting disables the option.
+             * @example true
+             */
+            deletable_by_viewer?: boolean;
+            /**
+             * @description Whether html_url shows a click-through page first. Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means the kind's default. Forced false when the setting disables the option.
+             * @example true
+             */
+            retrieval_step?: boolean;
+            /**
+             * @description Needed to retrieve the push; whitespace-only means none. Stored only as an Argon2id hash and never returned.
+             * @example open sesame
+             */
+            passphrase?: string;
+            /**
+             * @description A plain label, shown to the owner.
+             * @example Wi-Fi for guests
+             */
+            name?: string;
+            /**
+             * @description A private note for the owner, encrypted at rest.
+             * @example Sent to Alice
+             */
+            note?: string;
+            /** @description Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files. */
+            files?: components["schemas"]["JsonFileInput"][];
         };
         V1UrlBody: {
             /** @description The URL push to create: `payload` is the URL. Unknown keys are ignored; a missing or empty object is a 400. */
@@ -1431,16 +1477,6 @@ export interface components {
              * @example Sent to Alice
              */
             note?: string;
-            /**
-             * @description Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.
-             * @example alice@example.com,bob@example.com
-             */
-            notify_emails_to?: string;
-            /**
-             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
-             * @example en
-             */
-            notify_emails_to_locale?: string;
         };
         V1VersionResponse: {
             /**
@@ -1661,7 +1697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), or any push when anonymous use is off, need one. Checked before anything else about the body. */
+            /** @description The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), URL pushes when the instance says so (PWP__URL__REQUIRE_ACCOUNT), or any push when anonymous use is off, need one. Checked before anything else about the body. */
             401: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */

@@ -1,8 +1,8 @@
 import { DAY_MS } from '@app/common';
 import { NotificationWorker } from '@app/notifications';
-import { ApiClient, client } from '../support/http';
+import { ApiClient, client, rawRequest } from '../support/http';
 import { closedSmtpPort, Mailpit, startMailpit } from '../support/mailpit';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startMailingTestApp, startTestApp, TestApp } from '../support/test-app';
 
 const PAYLOAD = 'the-secret-payload-7f3a';
 const PASSPHRASE = 'the-passphrase-91c2';
@@ -24,15 +24,15 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
 
   beforeEach(async () => {
     await mailpit.deleteAll();
-    app = await startTestApp({ ...mailpit.env, PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: '8' });
+    app = await startMailingTestApp({ ...mailpit.env, PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: '8' });
     api = client(app.baseUrl);
     owner = { authorization: `Bearer ${await app.createUser('owner@example.com')}` };
   });
   afterEach(() => app.close({ drop: true }));
 
-  it('says email_auto_dispatch is on exactly when mail is configured and enabled', async () => {
+  it('says email_auto_dispatch is on exactly when mail is configured (with a base for its links) and enabled', async () => {
     expect((await api.get('/api/v2/version')).body.features.pushes.email_auto_dispatch).toBe(true);
-    for (const env of [{}, { ...mailpit.env, PWP__NOTIFY_BY_EMAIL__ENABLED: 'false' }]) {
+    for (const env of [{}, mailpit.env, { ...mailpit.env, PWP__HOST_DOMAIN: 'pwpush.example.com', PWP__NOTIFY_BY_EMAIL__ENABLED: 'false' }]) {
       const other = await startTestApp(env);
       try {
         expect((await client(other.baseUrl).get('/api/v2/version')).body.features.pushes.email_auto_dispatch).toBe(false);
@@ -75,6 +75,32 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
       expect((await mailpit.message(summary.ID)).Text).toContain(`https://pwpush.example.com/p/${push.url_token}`);
     } finally {
       await hosted.close();
+    }
+  });
+
+  it("never takes a mailed link's host from the request: without PWP__HOST_DOMAIN or PWP__OVERRIDE_BASE_URL nothing is mailed", async () => {
+    const spoofed = (on: TestApp, authorization: string) =>
+      rawRequest(
+        new URL('/api/v2/pushes', on.baseUrl),
+        { method: 'POST', headers: { host: 'login-corp.evil.example', authorization, 'content-type': 'application/json' } },
+        JSON.stringify({ push: { payload: PAYLOAD, notify_emails_to: 'victim@example.com', retrieval_step: false } }),
+      );
+    // With a configured base, the mail names it whatever Host the request came with.
+    const created = await spoofed(app, owner.authorization);
+    expect(created.status).toBe(201);
+    await round();
+    const [summary] = await mailpit.waitForMessages(1);
+    const mail = await mailpit.message(summary.ID);
+    expect(mail.Text).toContain(`${app.baseUrl}/p/${created.body.url_token as string}`);
+    expect(`${mail.Text}${mail.HTML}`).not.toContain('evil.example');
+
+    const unhosted = await startTestApp(mailpit.env, app.database);
+    try {
+      const refused = await spoofed(unhosted, owner.authorization);
+      expect(refused).toMatchObject({ status: 422, body: { errors: { notify_emails_to: ['are not available'] } } });
+      expect(Number((await app.query('SELECT COUNT(*) AS n FROM outbox'))[0].n)).toBe(1);
+    } finally {
+      await unhosted.close();
     }
   });
 
@@ -148,8 +174,35 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('counts the recipients a request adds against the daily limit: 5 new against a limit of 3 is refused, and nothing is written', async () => {
+    const strict = await startMailingTestApp({ ...mailpit.env, PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT: '3' }, app.database);
+    try {
+      const strictApi = client(strict.baseUrl);
+      const refused = await strictApi.post('/api/v2/pushes', { push: { payload: 'x', notify_emails_to: '1@x.io,2@x.io,3@x.io,4@x.io,5@x.io' } }, owner);
+      expect(refused).toMatchObject({ status: 422, body: { errors: { base: ['The maximum number of emails has been reached for today'] } } });
+      expect(Number((await app.query('SELECT COUNT(*) AS n FROM pushes'))[0].n)).toBe(0);
+      const push = await strictApi.createPush({ payload: 'y', notify_emails_to: '1@x.io,2@x.io' }, owner);
+      // 2 sent today: 2 more would make 4.
+      const more = await strictApi.post(`/api/v2/pushes/${push.url_token}/notify_emails`, { notify_emails_to: '3@x.io,4@x.io' }, owner);
+      expect(more).toMatchObject({ status: 422, body: { errors: { base: ['The maximum number of emails has been reached for today'] } } });
+      expect(await strictApi.post(`/api/v2/pushes/${push.url_token}/notify_emails`, { notify_emails_to: '3@x.io' }, owner)).toMatchObject({ status: 201 });
+      expect(Number((await app.query('SELECT COUNT(*) AS n FROM outbox'))[0].n)).toBe(2);
+      expect((await emailSends(push.url_token)).map((send) => send.recipients)).toEqual(['1@x.io,2@x.io', '3@x.io']);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("ignores notify_emails_to on API v1's create, as the reference's v1 (which never mails)", async () => {
+    const created = await api.post('/p.json', { password: { payload: PAYLOAD, notify_emails_to: 'a@example.com', notify_emails_to_locale: 'de' } }, owner);
+    expect(created.status).toBe(201);
+    expect(created.body).not.toHaveProperty('notify_emails_to');
+    expect((await auditOf(created.body.url_token as string)).map((entry) => entry.kind)).toEqual(['creation']);
+    expect(Number((await app.query('SELECT COUNT(*) AS n FROM outbox'))[0].n)).toBe(0);
+  });
+
   it('retries while SMTP is down, then reports failed; the push itself is unaffected', async () => {
-    const down = await startTestApp({ ...mailpit.env, PWP__MAIL__SMTP_PORT: String(await closedSmtpPort()), PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: '3600' }, app.database);
+    const down = await startMailingTestApp({ ...mailpit.env, PWP__MAIL__SMTP_PORT: String(await closedSmtpPort()), PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: '3600' }, app.database);
     try {
       const downApi = client(down.baseUrl);
       const push = await downApi.createPush({ payload: PAYLOAD, notify_emails_to: 'a@example.com' }, owner);
@@ -173,7 +226,7 @@ describe('notify by email: the link mailed to recipients (the reference\'s featu
 
   it('reports partially_failed when some recipients could never be sent to', async () => {
     const picky = await startMailpit({ allowedRecipients: '^alice@' });
-    const partial = await startTestApp({ ...picky.env, PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: '3600' }, app.database);
+    const partial = await startMailingTestApp({ ...picky.env, PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: '3600' }, app.database);
     try {
       const partialApi = client(partial.baseUrl);
       const push = await partialApi.createPush({ payload: PAYLOAD, notify_emails_to: 'alice@example.com,bob@example.com' }, owner);

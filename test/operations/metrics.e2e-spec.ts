@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { UsersService } from '@app/auth';
 import { DAY_MS } from '@app/common';
 import { MetricsServer } from '@app/metrics';
-import { ExpirySweepService, PushesService } from '@app/pushes';
+import { ExpirySweepService, PushExpiry } from '@app/pushes';
 import { client } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -125,7 +125,7 @@ describe('/metrics', () => {
     expect(sweep.expired).toBeGreaterThanOrEqual(1);
     expect((await api.get(`/api/v2/pushes/${swept.url_token}`)).body.expired).toBe(true);
     // The user's two active pushes (the QR one and this one), as when the user is deleted.
-    expect(await app.service(PushesService).expireAllOwnedBy(await userIdOf(app, owner))).toBe(2); // user_deleted
+    expect(await app.service(PushExpiry).expireAllOwnedBy(await userIdOf(app, owner))).toBe(2); // user_deleted
     expect((await api.get(`/api/v2/pushes/${userPush.url_token}`)).body.expired).toBe(true);
 
     const after = await scrape(app);

@@ -144,6 +144,21 @@ describe('the server process', () => {
     expect(second.output()).not.toContain('PWPUSH_MASTER_KEY is not set');
   });
 
+  it('warns at start-up, naming the settings, when mail is configured but nothing says which host its links name', async () => {
+    const mail = { PWP__MAIL__SMTP_ADDRESS: '127.0.0.1', PWP__MAIL__MAILER_SENDER: 'pwpush@example.com' };
+    const env = { DATABASE_URL: database.url, DATA_DIR: tempDir(), PWPUSH_MASTER_KEY: TEST_MASTER_KEY, NOTIFICATIONS_WORKER_ENABLED: 'false', ...mail };
+    const unhosted = await startServer(env);
+    expect((await client(unhosted.url).get('/api/v2/version')).body.features.pushes.email_auto_dispatch).toBe(false);
+    await unhosted.stop();
+    const [warning] = unhosted.output().trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.msg.includes('PWP__HOST_DOMAIN'));
+    expect(warning).toMatchObject({ level: 40, msg: expect.stringContaining('PWP__OVERRIDE_BASE_URL') });
+
+    const hosted = await startServer({ ...env, PWP__HOST_DOMAIN: 'pwpush.example.com' });
+    expect((await client(hosted.url).get('/api/v2/version')).body.features.pushes.email_auto_dispatch).toBe(true);
+    await hosted.stop();
+    expect(hosted.output()).not.toContain('PWP__HOST_DOMAIN');
+  });
+
   it('logs JSON lines with request ids and never a payload, note, passphrase or token', async () => {
     const secrets = { payload: 'Payload-9d41-Marmot', note: 'Note-2b7c-Ocelot', passphrase: 'Pass-77ae-Tapir' };
     const server = await startServer({ DATABASE_URL: database.url, DATA_DIR: tempDir(), PWPUSH_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'debug' });

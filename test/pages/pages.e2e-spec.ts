@@ -186,3 +186,34 @@ describe('pages over HTTP', () => {
     }
   });
 });
+
+describe('the push form with PWP__URL__REQUIRE_ACCOUNT=true', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ PWP__URL__REQUIRE_ACCOUNT: 'true' });
+    await app.service(UsersService).create('url-form@example.com', 'a long password');
+  });
+  afterAll(() => app.close({ drop: true }));
+
+  const urlPush = { 'push[kind]': 'url', 'push[payload]': 'https://login.example.com/' };
+
+  it('offers anonymous visitors no URL form and refuses their URL pushes (401), keeping the other kinds', async () => {
+    const visitor = new Visitor(app.baseUrl);
+    const form = await visitor.get('/p/new?kind=url');
+    expect(form.html).toContain('Sign in to send URLs.');
+    expect(form.html).not.toContain('name="push[payload]"');
+    const refused = await visitor.submit('/p/new', '/p/new?kind=url', urlPush);
+    expect(refused.status).toBe(401);
+    expect((await visitor.submit('/p/new', '/p/new', { 'push[payload]': 'text is fine' })).status).toBe(303);
+    expect(Number((await app.query("SELECT COUNT(*) AS n FROM pushes WHERE kind = 'url'"))[0].n)).toBe(0);
+  });
+
+  it('lets a signed-in person make URL pushes', async () => {
+    const visitor = new Visitor(app.baseUrl);
+    await visitor.submit('/users/sign_in', '/users/sign_in', { email: 'url-form@example.com', password: 'a long password' });
+    expect((await visitor.get('/p/new?kind=url')).html).toContain('name="push[payload]"');
+    const created = await visitor.submit('/p/new?kind=url', '/p/new?kind=url', urlPush);
+    expect([created.status, created.location]).toEqual([303, expect.stringMatching(/^\/p\/[\w-]+\/preview$/)]);
+  });
+});

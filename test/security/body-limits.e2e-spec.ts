@@ -1,4 +1,5 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { CreatePushRoutes } from '@app/pushes';
 import { holdRequest } from '../support/held-request';
 import { client, request } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -86,6 +87,12 @@ describe('request bodies', () => {
       expect(result.status).toBe(201);
       const retrieved = await client(app.baseUrl).get(`/api/v2/pushes/${result.body.url_token}`, owner);
       expect(retrieved.body.files).toEqual([expect.objectContaining({ filename: 'big.bin', size: file.length })]);
+    });
+
+    it("leaves that JSON to every API create route, found by its CreatesPush: v2's and v1's, not the pages' form", async () => {
+      const routes = app.service(CreatePushRoutes);
+      expect(['/api/v2/pushes', '/p.json', '/f.json', '/r.json'].filter((path) => routes.has(path))).toHaveLength(4);
+      expect(['/p/new', '/api/v2/pushes/active', '/p/active.json'].filter((path) => routes.has(path))).toEqual([]);
     });
 
     it('refuses an authenticated JSON create over PWP__FILES__MAX_JSON_BODY_SIZE with 413, unread', async () => {

@@ -12,6 +12,7 @@ import { Sql } from '@app/database';
 import { AppModule } from '../../apps/api/src/app.module';
 import { configureApp } from '../../apps/api/src/configure-app';
 import { createTestDatabase, TestDatabase } from './test-database';
+import { freePort } from './helpers';
 
 export const TEST_MASTER_KEY = 'a'.repeat(64);
 
@@ -89,4 +90,14 @@ export async function startTestApp(env: Env = {}, database?: TestDatabase, optio
       if (options?.drop) await db.drop();
     },
   };
+}
+
+/**
+ * The app with mailed links on its own address: on a port chosen first, named in PWP__HOST_DOMAIN,
+ * as a deployment names its public host (mailed links are built from settings, never from a
+ * request), so a mail's link is the html_url its create answered.
+ */
+export async function startMailingTestApp(env: Env, database?: TestDatabase): Promise<TestApp> {
+  const port = await freePort();
+  return startTestApp({ PWP__HOST_DOMAIN: `127.0.0.1:${port}`, PWP__HOST_PROTOCOL: 'http', ...env }, database, { port });
 }

@@ -4,15 +4,13 @@ import { apiV1Policies } from '@app/api-v1';
 import { presentsCredentials } from '@app/auth';
 import { type BodyType, RequestBodies } from '@app/common';
 import { proxyTrust, type Settings } from '@app/config';
+import { CreatePushRoutes } from '@app/pushes';
 import { configureCors, configureHttpPolicies, requireHttps } from './http-policies';
 import { configureHttpServer } from './http-server';
 import { routeJsonPaths } from './json-paths';
 import { AppLogger } from './logging.module';
 import { setupOpenApi } from './openapi';
 import { parseScalarQuery } from './query-string';
-
-/** The routes that create pushes: v2's, and API v1's (whose JSON may carry base64 files too). */
-const CREATE_PATHS = new Set(['/api/v2/pushes', '/p.json', '/f.json', '/r.json']);
 
 /**
  * HTTP concerns that live outside Nest's module graph; shared by main.ts and the e2e tests so
@@ -36,7 +34,7 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   app.use(apiV1Policies(settings, { caseSensitive: express.enabled('case sensitive routing'), strict: express.enabled('strict routing') }));
   configureCors(app, settings);
   const bodies = app.get(RequestBodies);
-  app.use(bodyReader(bodies));
+  app.use(bodyReader(bodies, app.get(CreatePushRoutes)));
   configureHttpServer(app.getHttpServer(), settings.http, bodies);
   setupOpenApi(app);
 }
@@ -50,7 +48,7 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
  * and so gets the larger limit, but only once the credential is known to be good: a bogus token
  * gets its 401 without its body being read.
  */
-function bodyReader(bodies: RequestBodies) {
+function bodyReader(bodies: RequestBodies, createRoutes: CreatePushRoutes) {
   return (req: Request, res: Response, next: NextFunction): void => {
     // No route reads the body of these; clients send one anyway (PassPushPosh: JSON `null` with every GET and DELETE).
     if (UNREAD_BODY_METHODS.has(req.method)) return next();
@@ -61,7 +59,7 @@ function bodyReader(bodies: RequestBodies) {
       return next(error);
     }
     if (type === undefined || type === 'multipart') return next();
-    if (type === 'json' && req.method === 'POST' && CREATE_PATHS.has(req.path) && presentsCredentials(req)) return next();
+    if (type === 'json' && req.method === 'POST' && createRoutes.has(req.path) && presentsCredentials(req)) return next();
     bodies.read(req, res, type, false).then(() => next(), next);
   };
 }

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
-import { describeStartupFailure, loadSettings, readProcessEnv, Settings } from '@app/config';
+import { describeStartupFailure, loadSettings, readProcessEnv, Settings, settingsWarnings } from '@app/config';
 import { AppModule } from './app.module';
 import { configureApp } from './configure-app';
 import { closeConnectionsWhenDraining } from './graceful-shutdown';
@@ -13,6 +13,7 @@ async function bootstrap(settings: Settings): Promise<void> {
   // JSON logger and printed at listen, or dropped when the start fails (then failToStart says why, once).
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), { bodyParser: false, logger: false, bufferLogs: true, abortOnError: false });
   configureApp(app, settings);
+  for (const warning of settingsWarnings(settings)) new Logger('Settings').warn(warning);
   const connections = closeConnectionsWhenDraining(app.getHttpServer());
   await app.listen(settings.port);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AccountError, TOKEN_LIFETIMES_DAYS, UsersService } from '@app/auth';
 import { Settings } from '@app/config';
 import { dataSourceOptions, openDataSource, runMigrations } from '@app/database';
-import { ExpirySweepService, PushesService } from '@app/pushes';
+import { ExpirySweepService, PushExpiry } from '@app/pushes';
 import { CliModule } from './cli.module';
 
 /** A user mistake (bad argument, unknown user, ...): printed without a stack trace, exit code 2. */
@@ -169,7 +169,7 @@ export const COMMANDS: Record<string, Command> = {
       withServices(settings, async (app) => {
         const users = app.get(UsersService);
         const user = await users.find(flags.email!);
-        const expired = await app.get(PushesService).expireAllOwnedBy(user.id);
+        const expired = await app.get(PushExpiry).expireAllOwnedBy(user.id);
         await users.delete(user.email);
         print({ email: user.email, deleted: true, expired_pushes: expired });
       }),

@@ -1,12 +1,11 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
 import { Client, type ClientInfo, PageQuery, RevealsSecret } from '@app/common';
 import type { UploadBatch } from '@app/files';
 import {
   CreatesPush,
   type OwnedPushResponse,
-  PassphraseQuery,
-  passphraseOf,
+  Passphrase,
   type PreviewResponse,
   PushesService,
   type PushResponse,
@@ -74,12 +73,11 @@ export class V1PushesController {
   @ApiV1Retrieve()
   async retrieve(
     @Param('url_token') urlToken: string,
-    @Query() query: PassphraseQuery,
-    @Headers('x-passphrase') passphrase: string | undefined,
+    @Passphrase() passphrase: string | undefined,
     @Client() client: ClientInfo,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<RetrievedPushResponse> {
-    return mapV1Push(await this.pushes.retrieve(urlToken, passphraseOf(passphrase, query), client, user));
+    return mapV1Push(await this.pushes.retrieve(urlToken, passphrase, client, user));
   }
 
   @Get(underEach(':url_token/preview.json'))
@@ -100,11 +98,10 @@ export class V1PushesController {
   @ApiV1Delete()
   async destroy(
     @Param('url_token') urlToken: string,
-    @Query() query: PassphraseQuery,
-    @Headers('x-passphrase') passphrase: string | undefined,
+    @Passphrase() passphrase: string | undefined,
     @Client() client: ClientInfo,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<PushResponse> {
-    return mapV1Push(await this.pushes.destroy(urlToken, passphraseOf(passphrase, query), client, user));
+    return mapV1Push(await this.pushes.destroy(urlToken, passphrase, client, user));
   }
 }

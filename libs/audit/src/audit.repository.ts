@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Sql, Statement, WriteResult } from '@app/database';
+import { InsertedId, Sql, Statement } from '@app/database';
 import { AuditEntryEntity, AuditKind } from './audit-entry.entity';
 
 export interface NewAuditEntry {
-  /** The push; or, in a transaction that inserts it first, read from what the earlier statements wrote. */
-  pushId: number | ((earlier: WriteResult[]) => number);
+  /** The push; or the id of the push the same batch inserts first. */
+  pushId: number | InsertedId;
   kind: AuditKind;
   ip: string;
   userAgent: string;
@@ -16,6 +16,8 @@ export interface NewAuditEntry {
 const APPEND = 'INSERT INTO audit_entries (push_id, kind, ip, user_agent, referrer, details, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 const SELECT_PAGE =
   'SELECT id, push_id, kind, ip, user_agent, referrer, details, created_at, updated_at FROM audit_entries WHERE push_id = ? ORDER BY id ASC LIMIT ? OFFSET ?';
+/** What each entry adds to its batch's totals: the push's count of entries follows them (see WriteBatch). */
+export const AUDIT_ENTRIES = 'audit_entries';
 const UPDATE_DETAILS = 'UPDATE audit_entries SET details = ?, updated_at = ? WHERE id = ?';
 
 type AuditRow = Record<'id' | 'push_id' | 'kind' | 'ip' | 'user_agent' | 'referrer' | 'details' | 'created_at' | 'updated_at', unknown>;
@@ -36,11 +38,13 @@ const toEntry = (row: AuditRow): AuditEntryEntity => ({
 export class AuditRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** The statement appending an entry, for the transaction of the change it records (see Sql.writeIf). */
+  /** The statement appending an entry, for the batch of the change it records (see Sql.run). */
   append(entry: NewAuditEntry): Statement {
-    const rest = [entry.kind, entry.ip.slice(0, 45), entry.userAgent, entry.referrer, entry.details ?? null, entry.at, entry.at];
-    const { pushId } = entry;
-    return { sql: APPEND, parameters: typeof pushId === 'number' ? [pushId, ...rest] : (earlier) => [pushId(earlier), ...rest] };
+    return {
+      sql: APPEND,
+      parameters: [entry.pushId, entry.kind, entry.ip.slice(0, 45), entry.userAgent, entry.referrer, entry.details ?? null, entry.at, entry.at],
+      adds: { [AUDIT_ENTRIES]: 1 },
+    };
   }
 
   async updateDetails(id: number, details: string, at: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClientInfo, Clock, PAGE_SIZE } from '@app/common';
-import { Statement, WriteResult } from '@app/database';
+import { InsertedId, Statement } from '@app/database';
 import { AuditKind } from './audit-entry.entity';
 import { AuditLogResponse, mapAuditEntry, NotifyByEmail } from './audit-log.dto';
 import { AuditRepository } from './audit.repository';
@@ -14,10 +14,10 @@ export class AuditService {
   ) {}
 
   /**
-   * The statement recording an entry, for the transaction of the change it records (Sql.writeIf);
-   * `pushId` may read the id of a push the same transaction inserts.
+   * The statement recording an entry, for the batch of the change it records (Sql.run); `pushId`
+   * may be the id of a push the same batch inserts. It adds 1 to the batch's AUDIT_ENTRIES.
    */
-  entry(pushId: number | ((earlier: WriteResult[]) => number), kind: AuditKind, client: ClientInfo, notifyByEmail?: NotifyByEmail): Statement {
+  entry(pushId: number | InsertedId, kind: AuditKind, client: ClientInfo, notifyByEmail?: NotifyByEmail): Statement {
     const details = notifyByEmail && JSON.stringify(notifyByEmail);
     return this.repository.append({ pushId, kind, ip: client.ip, userAgent: client.userAgent, referrer: client.referrer, at: this.clock.now(), details });
   }

@@ -1,5 +1,6 @@
 /** Audit log: what happened to each push, when, and from which client. */
 export * from './audit.module';
 export * from './audit.service';
+export { AUDIT_ENTRIES } from './audit.repository';
 export { AuditEntryResponse, AuditLogResponse, type EmailSendStatus, NotifyByEmail } from './audit-log.dto';
 export { AuditEntryEntity, AUDIT_KINDS, type AuditKind } from './audit-entry.entity';

@@ -24,10 +24,9 @@ export class AccountsRepository {
     return this.users.manager.transaction(work);
   }
 
-  /** Runs a statement built for Sql (an outbox event) inside a TypeORM transaction. */
+  /** Runs a statement built for Sql (an outbox event, whose parameters are plain values) inside a TypeORM transaction. */
   async run(manager: EntityManager, statement: Statement): Promise<void> {
-    const parameters = typeof statement.parameters === 'function' ? statement.parameters([]) : statement.parameters;
-    await manager.query(engineOf(manager.connection) === 'postgres' ? forPostgres(statement.sql) : statement.sql, parameters);
+    await manager.query(engineOf(manager.connection) === 'postgres' ? forPostgres(statement.sql) : statement.sql, [...statement.parameters]);
   }
 
   findUser(id: number, manager: EntityManager = this.users.manager): Promise<UserEntity | null> {

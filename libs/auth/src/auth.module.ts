@@ -24,6 +24,7 @@ import { BearerStrategy, HeaderPairStrategy } from './strategies';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { WebhookOwners } from './webhook-owners';
 
 @Module({
   imports: [PassportModule, EventsModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity])],
@@ -43,8 +44,9 @@ import { UsersService } from './users.service';
     ProfileService,
     BearerStrategy,
     HeaderPairStrategy,
+    WebhookOwners,
   ],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, SignUpService, FirstRunService, RecoveryService, ProfileService],
+  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, SignUpService, FirstRunService, RecoveryService, ProfileService, WebhookOwners],
 })
 export class AuthModule {}
 

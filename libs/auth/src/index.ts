@@ -11,6 +11,8 @@ export * from './auth.openapi';
 export * from './account.errors';
 export * from './auth.module';
 export type { AuthenticatedUser } from './authenticated-user';
+export { checkOwner, isOwner, type Owned } from './ownership';
+export { ownerWebhooksJoin, WebhookOwners } from './webhook-owners';
 export {
   UsersService,
   DEFAULT_TOKEN_NAME,

@@ -24,3 +24,13 @@ export function scheduleExclusive(registry: SchedulerRegistry, name: string, int
   };
   registry.addInterval(name, setInterval(() => void round(), intervalMs));
 }
+
+/** Repeats a batch operation (it returns how many it did) until a batch comes back short; the total. */
+export async function drainInBatches(batchSize: number, batchOperation: (batch: number) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await batchOperation(batchSize);
+    total += done;
+    if (done < batchSize) return total;
+  }
+}

@@ -8,6 +8,12 @@ export const API = group({
       default: true,
       meaning: 'Pushes without an API token (and the push form without a sign-in); false makes every endpoint but version need a token.',
     }),
+    urlPushesRequireAccount: flag({
+      name: 'PWP__URL__REQUIRE_ACCOUNT',
+      default: false,
+      meaning:
+        'true: URL pushes only with an API token or a sign-in (anonymous ones get 401). An anonymous URL push is a redirect from this instance\'s domain to any address (the retrieval step only puts a click before it); see README, "URL pushes and open redirects".',
+    }),
     apiV1Enabled: flag({
       name: 'PWP__API_V1__ENABLED',
       default: true,

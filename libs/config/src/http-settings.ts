@@ -27,7 +27,7 @@ export const HTTP = group({
       name: 'PWP__OVERRIDE_BASE_URL',
       check: { valid: isHttpUrl, expectation: 'must be an absolute http(s) URL' },
       unset: "the request's scheme and host",
-      meaning: 'The base of the links in responses (html_url, json_url).',
+      meaning: 'The base of the links in responses (html_url, json_url); also of mailed links when PWP__HOST_DOMAIN is unset.',
     }),
     headersTimeoutMs: integer({
       name: 'HTTP_HEADERS_TIMEOUT_MS',

@@ -1,5 +1,5 @@
 import { readSecretFiles } from './secret-files';
-import { Env, loadSettings } from './settings';
+import { Env, loadSettings, settingsWarnings } from './settings';
 import { settingsErrorFor } from './settings.testing';
 
 const SMTP: Env = { PWP__MAIL__SMTP_ADDRESS: 'smtp.example.com', PWP__MAIL__MAILER_SENDER: '"Password Pusher" <pwpush@example.com>' };
@@ -19,8 +19,27 @@ describe('mail settings', () => {
     expect(settingsErrorFor({ PWP__HOST_DOMAIN: 'pwpush.example.com', PWP__HOST_PROTOCOL: 'ftp' }).message).toMatch(/^Invalid setting PWP__HOST_PROTOCOL: /);
   });
 
-  it('with an address and a sender: port 587, STARTTLS when offered, certificates checked, 10-second timeouts, no sign-in', () => {
-    const sut = loadSettings(SMTP).mail;
+  it('take the links\' base from PWP__OVERRIDE_BASE_URL when PWP__HOST_DOMAIN is unset, PWP__HOST_DOMAIN winning', () => {
+    expect(loadSettings({ PWP__OVERRIDE_BASE_URL: 'https://push.example.net/' }).mail.linkBaseUrl).toBe('https://push.example.net');
+    expect(loadSettings({ PWP__OVERRIDE_BASE_URL: 'https://push.example.net', PWP__HOST_DOMAIN: 'pwpush.example.com' }).mail.linkBaseUrl).toBe('https://pwpush.example.com');
+  });
+
+  it('count mail as not configured without a base for its links (never the request\'s host), and warn naming both settings', () => {
+    const sut = loadSettings(SMTP);
+
+    expect(sut.mail.emailAvailable).toBe(false);
+    expect(settingsWarnings(sut)).toEqual([expect.stringContaining('neither PWP__HOST_DOMAIN nor PWP__OVERRIDE_BASE_URL')]);
+    for (const base of [{ PWP__HOST_DOMAIN: 'pwpush.example.com' }, { PWP__OVERRIDE_BASE_URL: 'https://pwpush.example.com' }]) {
+      expect(loadSettings({ ...SMTP, ...base }).mail.emailAvailable).toBe(true);
+      expect(settingsWarnings(loadSettings({ ...SMTP, ...base }))).toEqual([]);
+    }
+    // Nothing to warn about where no mail was asked for.
+    expect(settingsWarnings(loadSettings({}))).toEqual([]);
+    expect(settingsWarnings(loadSettings({ ...SMTP, PWP__NOTIFY_BY_EMAIL__ENABLED: 'false' }))).toEqual([]);
+  });
+
+  it('with an address, a sender and a base for links: port 587, STARTTLS when offered, certificates checked, 10-second timeouts, no sign-in', () => {
+    const sut = loadSettings({ ...SMTP, PWP__HOST_DOMAIN: 'pwpush.example.com' }).mail;
 
     expect(sut.smtp).toEqual({
       host: 'smtp.example.com',
@@ -84,7 +103,7 @@ describe('mail settings', () => {
   });
 
   it('make mail unavailable when PWP__NOTIFY_BY_EMAIL__ENABLED=false, keeping SMTP for the rest', () => {
-    const sut = loadSettings({ ...SMTP, PWP__NOTIFY_BY_EMAIL__ENABLED: 'false' }).mail;
+    const sut = loadSettings({ ...SMTP, PWP__HOST_DOMAIN: 'pwpush.example.com', PWP__NOTIFY_BY_EMAIL__ENABLED: 'false' }).mail;
 
     expect(sut.emailAvailable).toBe(false);
     expect(sut.smtp?.host).toBe('smtp.example.com');

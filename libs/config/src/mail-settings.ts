@@ -47,11 +47,12 @@ export interface MailSettings {
     /** Most notification mails one user may cause a day, over all their pushes; 0 blocks them all. */
     dailyLimit: number;
   };
-  /** Mail is configured and the feature is on: the version endpoint's `email_auto_dispatch`. */
+  /** Mail is configured, with a base for its links, and the feature is on: the version endpoint's `email_auto_dispatch`. */
   emailAvailable: boolean;
   /**
-   * The base of the links mails carry, from the reference's PWP__HOST_DOMAIN (and
-   * PWP__HOST_PROTOCOL, default https); unset, they are the API's own links.
+   * The base of the links mails carry: the reference's PWP__HOST_DOMAIN (and PWP__HOST_PROTOCOL,
+   * default https), else PWP__OVERRIDE_BASE_URL. Never the request's Host: whoever sends a create
+   * would choose the host of a link the instance mails from its own sender. Unset, no link is mailed.
    */
   linkBaseUrl?: string;
 }
@@ -76,7 +77,8 @@ export const MAIL = group({
   title: 'Mail',
   intro:
     "The reference's names, so its mail configuration carries over. Without PWP__MAIL__SMTP_ADDRESS no mail is sent " +
-    '(and notify_emails_to is refused with "are not available"); the other PWP__MAIL__ settings are read only with it.',
+    '(and notify_emails_to is refused with "are not available"); the other PWP__MAIL__ settings are read only with it. ' +
+    "Recipients' mails also need PWP__HOST_DOMAIN or PWP__OVERRIDE_BASE_URL: a mailed link never takes its host from a request.",
   settings: {
     smtpAddress: text({
       name: 'PWP__MAIL__SMTP_ADDRESS',
@@ -152,7 +154,7 @@ export const MAIL = group({
     hostDomain: text({
       name: 'PWP__HOST_DOMAIN',
       check: { valid: isHostAndPort, expectation: 'must be a host name, optionally with :port, without scheme or path' },
-      unset: "the API's own links",
+      unset: "PWP__OVERRIDE_BASE_URL's; with neither, no link is mailed (notify_emails_to: \"are not available\", and a warning at start-up)",
       meaning: 'The host (and :port) the links in mails name, as in the reference.',
     }),
     hostProtocol: choice({
@@ -177,7 +179,8 @@ export const MAIL = group({
 });
 const M = MAIL.settings;
 
-export function readMailSettings(read: Reader): MailSettings {
+/** Without a base for links (PWP__HOST_DOMAIN or `overrideBaseUrl`) no link is mailed. */
+export function readMailSettings(read: Reader, overrideBaseUrl: string | undefined): MailSettings {
   const smtp = readSmtp(read);
   const sender = read(M.sender);
   if (smtp && sender === undefined) {
@@ -188,8 +191,14 @@ export function readMailSettings(read: Reader): MailSettings {
   const notifyByEmail = { enabled: read(M.notifyByEmail), dailyLimit: read(M.dailyLimit) };
   const hostDomain = read(M.hostDomain);
   const protocol = read(M.hostProtocol);
-  const linkBaseUrl = hostDomain === undefined ? undefined : `${protocol}://${hostDomain}`;
-  return { smtp, sender, notifyByEmail, emailAvailable: smtp !== undefined && notifyByEmail.enabled, linkBaseUrl };
+  const linkBaseUrl = hostDomain === undefined ? overrideBaseUrl : `${protocol}://${hostDomain}`;
+  return { smtp, sender, notifyByEmail, emailAvailable: smtp !== undefined && notifyByEmail.enabled && linkBaseUrl !== undefined, linkBaseUrl };
+}
+
+/** Why mail that looks configured sends no links, for a warning at start-up; undefined when nothing is amiss. */
+export function mailWarning(mail: MailSettings): string | undefined {
+  if (mail.smtp === undefined || !mail.notifyByEmail.enabled || mail.linkBaseUrl !== undefined) return undefined;
+  return 'Mail to recipients (notify_emails_to) is off: PWP__MAIL__SMTP_ADDRESS is set, but neither PWP__HOST_DOMAIN nor PWP__OVERRIDE_BASE_URL says which host the mailed links name (they are never taken from a request). Set one of them to turn it on.';
 }
 
 function readSmtp(read: Reader): SmtpSettings | undefined {

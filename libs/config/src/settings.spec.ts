@@ -18,6 +18,7 @@ describe('loadSettings', () => {
         logLevel: 'info',
         previousMasterKeys: [],
         allowAnonymous: true,
+        urlPushesRequireAccount: false,
         apiV1Enabled: true,
         allowSubdayExpiry: true,
         trustedProxies: [],
@@ -75,6 +76,10 @@ describe('loadSettings', () => {
       ['off', false],
     ])('reads the boolean %j as %s', (value, expected) => {
       expect(loadSettings({ PWP__ALLOW_ANONYMOUS: value }).allowAnonymous).toBe(expected);
+    });
+
+    it('keeps anonymous URL pushes out with PWP__URL__REQUIRE_ACCOUNT=true', () => {
+      expect(loadSettings({ PWP__URL__REQUIRE_ACCOUNT: 'true' }).urlPushesRequireAccount).toBe(true);
     });
 
     it('turns API v1 and the lifetimes under a day off by their settings', () => {

@@ -9,7 +9,7 @@ import { Env, readerOf } from './env-reader';
 import { EXPIRY } from './expiry-settings';
 import { FileSettings, readFiles } from './file-settings';
 import { HTTP, HttpSettings, readHttp } from './http-settings';
-import { MailSettings, readMailSettings } from './mail-settings';
+import { MailSettings, mailWarning, readMailSettings } from './mail-settings';
 import { checkMetricsPortIsOwn, METRICS } from './metrics-settings';
 import { NotificationSettings, readNotificationSettings } from './notification-settings';
 import { readOidcSettings, SignInSettings } from './oidc-settings';
@@ -47,6 +47,11 @@ export interface Settings {
   previousMasterKeys: string[];
   overrideBaseUrl?: string;
   allowAnonymous: boolean;
+  /**
+   * URL pushes only from accounts (PWP__URL__REQUIRE_ACCOUNT): an anonymous URL push is a redirect
+   * from the instance's own domain to anywhere, which phishing can borrow.
+   */
+  urlPushesRequireAccount: boolean;
   /** The reference's legacy API v1 (`/p.json`, ...); off, its routes answer 404 (its version endpoint stays). */
   apiV1Enabled: boolean;
   /** Whether `expire_after_duration` may choose the lifetimes under a day (15 minutes to 12 hours). */
@@ -96,6 +101,7 @@ export interface Settings {
 export function loadSettings(env: Env): Settings {
   const read = readerOf(env);
   const dataDir = read(PROCESS.settings.dataDir);
+  const overrideBaseUrl = read(HTTP.settings.overrideBaseUrl)?.replace(/\/+$/, '');
   const settings: Settings = {
     production: read(PROCESS.settings.nodeEnv) === 'production',
     port: read(PROCESS.settings.port),
@@ -107,7 +113,7 @@ export function loadSettings(env: Env): Settings {
     logLevel: read(PROCESS.settings.logLevel),
     masterKey: read(ENCRYPTION.settings.masterKey),
     previousMasterKeys: read(ENCRYPTION.settings.previousMasterKeys),
-    overrideBaseUrl: read(HTTP.settings.overrideBaseUrl)?.replace(/\/+$/, ''),
+    overrideBaseUrl,
     ...read.all(API),
     kinds: readKinds(read),
     files: readFiles(read, dataDir),
@@ -127,7 +133,7 @@ export function loadSettings(env: Env): Settings {
     metricsToken: read(METRICS.settings.token),
     metricsPort: read(METRICS.settings.port),
     corsOrigins: read(HTTP.settings.corsOrigins).map((o) => o.replace(/\/$/, '')),
-    mail: readMailSettings(read),
+    mail: readMailSettings(read, overrideBaseUrl),
     webhooks: readWebhookSettings(read),
     notifications: readNotificationSettings(read),
     signIn: readOidcSettings(read),
@@ -139,4 +145,9 @@ export function loadSettings(env: Env): Settings {
   checkMetricsPortIsOwn(settings.metricsPort, settings.port);
   checkAccountEmailsHaveMail(settings.accounts, settings.mail, settings.overrideBaseUrl);
   return settings;
+}
+
+/** What the operator should hear at start-up about valid settings that likely do not do what was meant (one line each). */
+export function settingsWarnings(settings: Settings): string[] {
+  return [mailWarning(settings.mail)].filter((warning) => warning !== undefined);
 }

@@ -9,4 +9,5 @@ export * from './engine';
 export * from './epoch-millis';
 export * from './named-lock';
 export * from './sql';
+export * from './write-batch';
 export * from './run-migrations';

@@ -44,7 +44,7 @@ describe('Sql.writeIf on SQLite', () => {
   afterAll(() => dataSource.destroy());
 
   const bump = (from: number) => sql.writeIf({ sql: 'UPDATE counters SET n = n + 1 WHERE id = 1 AND n = ?', parameters: [from] }, [
-    { sql: 'INSERT INTO notes (counter_id) VALUES (?)', parameters: (earlier) => [earlier[0].affected] },
+    { sql: 'INSERT INTO notes (counter_id) VALUES (?)', parameters: [1] },
   ]);
 
   it('runs the statements after a guard that changed a row, and none after one that did not', async () => {

@@ -1,20 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryResult } from 'typeorm';
 import { engineOf } from './engine';
+import { Statement, WriteBatch, WriteResult, WrittenBatch } from './write-batch';
 
-export interface WriteResult {
-  affected: number;
-  /** The new row's id after an INSERT. */
-  insertId: number;
-}
-
-/** A statement of a transaction; its parameters may depend on what the statements before it wrote (an inserted row's id). */
-export interface Statement {
-  sql: string;
-  parameters: unknown[] | ((earlier: WriteResult[]) => unknown[]);
-  /** It must commit with the guard or not at all (an event of the change); see Sql.writeIf. */
-  atomic?: boolean;
-}
+/** Thrown inside a SQLite transaction to roll it back when a guard changed nothing. */
+class GuardFailed extends Error {}
 
 interface SqliteStatement {
   run(...parameters: unknown[]): { changes: number; lastInsertRowid: number | bigint };
@@ -56,17 +46,31 @@ export class Sql {
   }
 
   /**
-   * Runs `guard` and, only when it changed a row, `then` after it; the results, or null when the
-   * guard changed nothing. When any statement of `then` is `atomic` (an event: it must commit with
-   * its change or not at all) they all run in one transaction; otherwise one after another, as
-   * before events existed (an audit entry alone is not worth a transaction's two round trips).
-   * On SQLite it is always one transaction, run synchronously on the one connection, so no other
-   * request's statement can slip into it (and one commit costs less than two).
+   * Runs a batch: its guard and, only when that changed a row, the statements after it; what they
+   * wrote, or null when the guard (or a later statement marked `guard`) changed nothing, which then
+   * leaves nothing written. When a statement after the guard is `atomic` (an event: it must commit
+   * with its change or not at all) or a guard, they all run in one transaction; otherwise one after
+   * another (an audit entry alone is not worth a transaction's two round trips). On SQLite it is
+   * always one transaction, run synchronously on the one connection, so no other request's
+   * statement can slip into it (and one commit costs less than two).
    */
+  async run(batch: WriteBatch): Promise<WrittenBatch | null> {
+    const statements = batch.run();
+    let results: WriteResult[] | null;
+    if (engineOf(this.dataSource) === 'sqlite') results = this.sqliteTransaction(batch, statements);
+    else if (!statements.slice(1).some((statement) => statement.atomic || statement.guard)) results = await this.writeInTurn(batch, statements);
+    else results = await this.transaction(batch, statements);
+    return results && new WrittenBatch(results);
+  }
+
+  /** `guard`, then `then`, as one batch of plain statements (see run). */
   async writeIf(guard: Statement, then: Statement[]): Promise<WriteResult[] | null> {
-    const statements = [guard, ...then];
-    if (engineOf(this.dataSource) === 'sqlite') return this.sqliteTransaction(statements);
-    if (!then.some((statement) => statement.atomic)) return this.writeInTurn(statements);
+    const batch = new WriteBatch(guard);
+    batch.addAll(then);
+    return (await this.run(batch))?.results.slice() ?? null;
+  }
+
+  private async transaction(batch: WriteBatch, statements: readonly Statement[]): Promise<WriteResult[] | null> {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.startTransaction();
@@ -74,11 +78,15 @@ export class Sql {
         const results: WriteResult[] = [];
         for (const statement of statements) {
           const sql = this.postgres ? this.textForPostgres(statement.sql) : statement.sql;
-          results.push(this.resultOf(await runner.query(sql, parametersOf(statement, results), true)));
-          if (results[0].affected === 0) break;
+          const result = this.resultOf(await runner.query(sql, batch.parametersOf(statement, results), true));
+          if (statement.guard && result.affected === 0) {
+            await runner.rollbackTransaction();
+            return null;
+          }
+          results.push(result);
         }
-        await (results[0].affected === 0 ? runner.rollbackTransaction() : runner.commitTransaction());
-        return results[0].affected === 0 ? null : results;
+        await runner.commitTransaction();
+        return results;
       } catch (error) {
         await runner.rollbackTransaction();
         throw error;
@@ -88,34 +96,53 @@ export class Sql {
     }
   }
 
-  private async writeInTurn(statements: Statement[]): Promise<WriteResult[] | null> {
+  /** Without a transaction: only the first statement is a guard here (run takes a transaction otherwise). */
+  private async writeInTurn(batch: WriteBatch, statements: readonly Statement[]): Promise<WriteResult[] | null> {
     const results: WriteResult[] = [];
     for (const statement of statements) {
-      results.push(await this.write(statement.sql, parametersOf(statement, results)));
+      results.push(await this.write(statement.sql, batch.parametersOf(statement, results)));
       if (results[0].affected === 0) return null;
     }
     return results;
   }
 
-  private sqliteTransaction(statements: Statement[]): WriteResult[] | null {
+  private sqliteTransaction(batch: WriteBatch, statements: readonly Statement[]): WriteResult[] | null {
     const handle = (this.dataSource.driver as unknown as { databaseConnection: SqliteHandle }).databaseConnection;
-    return handle.transaction(() => {
-      const results: WriteResult[] = [];
-      for (const statement of statements) {
-        const { changes, lastInsertRowid } = this.sqlitePrepared(handle, statement.sql).run(...parametersOf(statement, results));
-        results.push({ affected: changes, insertId: Number(lastInsertRowid) });
-        if (results[0].affected === 0) return null;
-      }
-      return results;
-    })();
+    try {
+      return handle.transaction(() => {
+        const results: WriteResult[] = [];
+        for (const statement of statements) {
+          const { changes, lastInsertRowid } = this.sqlitePrepared(handle, statement.sql).run(...batch.parametersOf(statement, results));
+          // better-sqlite3 rolls back a transaction whose function throws, and commits one that returns.
+          if (statement.guard && changes === 0) throw new GuardFailed();
+          results.push({ affected: changes, insertId: Number(lastInsertRowid) });
+        }
+        return results;
+      })();
+    } catch (error) {
+      if (error instanceof GuardFailed) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Inserts a row unless one with the same unique key exists (then nothing happens, and no error):
+   * `insert` is a plain INSERT ... VALUES, which each engine is told to leave be on a conflict.
+   * For rows that later statements update under a condition (a counter), made once and kept.
+   */
+  async insertUnlessExists(insert: string, parameters: unknown[]): Promise<void> {
+    const engine = engineOf(this.dataSource);
+    // MySQL's INSERT IGNORE would also silence other errors (a missing foreign key); this only the duplicate.
+    const tail = engine === 'mysql' ? ' ON DUPLICATE KEY UPDATE id = id' : ' ON CONFLICT DO NOTHING';
+    await this.write(`${insert}${tail}`, parameters);
   }
 
   async rows<T>(sql: string, parameters: unknown[]): Promise<T[]> {
-    return (await this.run(sql, parameters)).records as T[];
+    return (await this.execute(sql, parameters)).records as T[];
   }
 
   async write(sql: string, parameters: unknown[]): Promise<WriteResult> {
-    return this.resultOf(await this.run(sql, parameters));
+    return this.resultOf(await this.execute(sql, parameters));
   }
 
   private resultOf(result: QueryResult): WriteResult {
@@ -125,7 +152,7 @@ export class Sql {
     return { affected: result.affected ?? 0, insertId: Number(insertId ?? 0) };
   }
 
-  private async run(sql: string, parameters: unknown[]): Promise<QueryResult> {
+  private async execute(sql: string, parameters: unknown[]): Promise<QueryResult> {
     const runner = this.dataSource.createQueryRunner();
     try {
       return await runner.query(this.postgres ? this.textForPostgres(sql) : sql, parameters, true);
@@ -154,8 +181,4 @@ export class Sql {
     }
     return text;
   }
-}
-
-function parametersOf(statement: Statement, earlier: WriteResult[]): unknown[] {
-  return typeof statement.parameters === 'function' ? statement.parameters(earlier) : statement.parameters;
 }

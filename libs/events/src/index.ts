@@ -6,5 +6,5 @@
  */
 export * from './events';
 export { EventsModule } from './events.module';
-export { Outbox } from './outbox';
+export { LINK_MAIL_RECIPIENTS, Outbox } from './outbox';
 export { OutboxEventEntity } from './outbox-event.entity';

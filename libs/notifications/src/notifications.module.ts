@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
+import { AuthModule } from '@app/auth';
 import { SETTINGS, Settings } from '@app/config';
 import { MetricsModule } from '@app/metrics';
 import { Channels } from './deliveries/channels';
@@ -18,7 +19,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The webhooks API and the worker's parts (the server runs the worker on its timetable: NotificationWorkerModule). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEntity, DeliveryEntity]), AuditModule, MetricsModule],
+  imports: [TypeOrmModule.forFeature([WebhookEntity, DeliveryEntity]), AuditModule, AuthModule, MetricsModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

@@ -6,7 +6,7 @@ import type { AuthenticatedUser } from '@app/auth';
 import { type ClientInfo, Clock, createValidationPipe, type FieldErrors, ForbiddenError, NotFoundError, PAGE_SIZE, ValidationFailedError } from '@app/common';
 import { formatBytes, InjectSettings, PUSH_KINDS, type PushKind, type Settings } from '@app/config';
 import type { UploadBatch } from '@app/files';
-import { CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
+import { anonymousRefusal, CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
 import { message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
@@ -174,6 +174,12 @@ export class OwnerPages {
     }
   }
 
+  /** Why an anonymous visitor gets no form for this kind, if the creation rules need an owner for it. */
+  private signInNotice(kind: PushKind): string | undefined {
+    if (anonymousRefusal({ withFiles: kind === 'file', kind }, this.settings) === undefined) return undefined;
+    return text(kind === 'file' ? 'form.filesSignIn' : 'form.urlSignIn');
+  }
+
   private kindOf(kind: unknown): PushKind {
     const enabled = PUSH_KINDS.filter((each) => this.settings.kinds[each].enabled);
     return enabled.find((each) => each === kind) ?? enabled[0];
@@ -205,6 +211,7 @@ export class OwnerPages {
         maxLength: kind === 'qr' ? 1024 : undefined,
         files: kind === 'file',
         signedIn: user !== undefined,
+        signInNotice: user ? undefined : this.signInNotice(kind),
         filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: formatBytes(files.maxFileBytes), pushSize: formatBytes(files.maxPushBytes) }),
         maxFiles: files.maxUploads,
         maxFileBytes: files.maxFileBytes,

@@ -26,6 +26,7 @@ const PAGE_TEXT = {
   'form.files': 'Files',
   'form.filesHint': 'Up to {count} files, {fileSize} each, {pushSize} in all.',
   'form.filesSignIn': 'Sign in to send files.',
+  'form.urlSignIn': 'Sign in to send URLs.',
   'form.expiry': 'Expire after',
   'form.days': 'Days',
   'form.daysHint': 'From {min} to {max}.',

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { AccountFormError, type AuthenticatedUser, LANGUAGE_CODES, ProfileService, SecondStep } from '@app/auth';
 import { asciiLowerCase, clientInfoOf } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
-import { PushesService } from '@app/pushes';
+import { PushExpiry } from '@app/pushes';
 import { fieldErrors, outcome, PASSWORD_HINT, userField } from './account-forms';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
@@ -29,7 +29,7 @@ export class ProfilePages {
   constructor(
     private readonly profiles: ProfileService,
     private readonly secondStep: SecondStep,
-    private readonly pushes: PushesService,
+    private readonly pushes: PushExpiry,
     private readonly session: PageSession,
     @InjectSettings() private readonly settings: Settings,
   ) {}

@@ -1,9 +1,11 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import type { AuthenticatedUser } from '@app/auth';
+import { type Access, ACCESS_KEY, type AuthenticatedUser } from '@app/auth';
 import { FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
 import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
+import type { RequestedPush } from './creation-rules';
 import { PushesService } from './pushes.service';
 
 const WRAPPER = 'pwpush:push-wrapper';
@@ -18,8 +20,10 @@ type CreateRequest = Request & { user?: AuthenticatedUser; uploads?: UploadBatch
 export const CreatesPush = (wrapper: string) => applyDecorators(SetMetadata(WRAPPER, wrapper), UseGuards(CreatePushGuard));
 
 /**
- * What a create needs before its body is validated. File pushes need authentication, checked
- * before anything else (as the reference does). Two kinds of body are read here, after
+ * What a create needs before its body is validated. Who may create (file pushes need an owner, as
+ * URL pushes may: PushesService.checkCreator) is checked here, for every create route, before
+ * anything else (as the reference does): at the first file part of a multipart body, before it is
+ * stored, and once the body is read. Two kinds of body are read here, after
  * authentication, rather than by the app-wide body reader: the JSON of a caller that presented a
  * credential, which may carry base64 files and so gets the larger limit now that the credential
  * is known to be good; and multipart bodies, which carry the files: each file is encrypted
@@ -47,7 +51,7 @@ export class CreatePushGuard implements CanActivate {
     // Left unread by the app-wide body reader (which read JSON and forms otherwise).
     if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, response, wrapper);
     else if (request.body === undefined && request.is('application/json')) await this.bodies.read(request, response, 'json', request.user !== undefined);
-    this.pushes.checkCreator({ withFiles: asksForFiles(request.body, wrapper) }, request.user);
+    this.pushes.checkCreator(requestedPush(request.body, wrapper), request.user);
     return true;
   }
 
@@ -62,7 +66,7 @@ export class CreatePushGuard implements CanActivate {
         onFile: async (part) => {
           this.pushes.checkCreator({ withFiles: true }, request.user);
           if (part.field !== fileField) throw ValidationFailedError.of('files', `Files must be sent as ${fileField} parts.`);
-          await this.pushes.receiveFile(uploads, part, request.user);
+          await this.pushes.receiveFile(uploads, part);
         },
       });
     } catch (error) {
@@ -81,6 +85,44 @@ export class CreatePushGuard implements CanActivate {
   }
 }
 
+/**
+ * The paths of the API's create routes, found by their CreatesPush: the app-wide body reader leaves
+ * the JSON of such a create that presents a credential to the route (CreatePushGuard reads it
+ * once the credential is checked). Not the pages' (`@Public()`): no credential is checked there.
+ */
+@Injectable()
+export class CreatePushRoutes {
+  private paths?: ReadonlySet<string>;
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  has(path: string): boolean {
+    // Found at the first request: the controllers are all known by then.
+    this.paths ??= this.find();
+    return this.paths.has(path);
+  }
+
+  private find(): ReadonlySet<string> {
+    const paths = new Set<string>();
+    for (const { metatype } of this.discovery.getControllers()) {
+      if (typeof metatype !== 'function') continue;
+      const prototype = metatype.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[name];
+        if (typeof handler !== 'function' || this.reflector.get<string | undefined>(WRAPPER, handler) === undefined) continue;
+        if (this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [handler, metatype]) === 'public') continue;
+        for (const prefix of pathsOf(metatype)) for (const path of pathsOf(handler)) paths.add(`/${[prefix, path].flatMap((part) => part.split('/')).filter(Boolean).join('/')}`);
+      }
+    }
+    return paths;
+  }
+}
+
+const pathsOf = (target: object): string[] => [Reflect.getMetadata(PATH_METADATA, target) as string | string[] | undefined ?? '/'].flat();
+
 /** The files a multipart create has received (none for other bodies: the service then makes an empty batch). */
 export const Uploads = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<CreateRequest>().uploads);
 
@@ -93,9 +135,10 @@ function withReceivedFiles(body: Record<string, unknown>, wrapper: string): Reco
   return { ...body, [wrapper]: { ...(typeof push === 'object' && push !== null && !Array.isArray(push) ? push : {}), files: [] } };
 }
 
-/** Whether a create body, as sent, asks for a file push: `kind: "file"` or a `files` key. */
-function asksForFiles(body: unknown, wrapper: string): boolean {
+/** What a create body, as sent, asks for: its `kind`, and whether a file push (`kind: "file"` or a `files` key). */
+function requestedPush(body: unknown, wrapper: string): RequestedPush {
   const push = (body as Record<string, unknown> | undefined)?.[wrapper];
-  if (typeof push !== 'object' || push === null) return false;
-  return (push as { kind?: unknown }).kind === 'file' || 'files' in push;
+  if (typeof push !== 'object' || push === null) return { withFiles: false };
+  const { kind } = push as { kind?: unknown };
+  return { withFiles: kind === 'file' || 'files' in push, kind };
 }

@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '@app/common';
+import { Clock, drainInBatches } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { NamedLocks } from '@app/database';
 import { FileAttachments } from '@app/files';
 import { Metrics } from '@app/metrics';
+import { PushExpiry } from './push-expiry';
 import { PushesRepository } from './pushes.repository';
-import { PushesService } from './pushes.service';
 
 export interface SweepResult {
   /** False when another replica held the sweep lock, so this one did nothing. */
@@ -36,7 +36,7 @@ export class ExpirySweepService {
     @InjectSettings() private readonly settings: Settings,
     private readonly metrics: Metrics,
     private readonly files: FileAttachments,
-    private readonly pushes: PushesService,
+    private readonly expiry: PushExpiry,
   ) {}
 
   async sweep(): Promise<SweepResult> {
@@ -44,7 +44,7 @@ export class ExpirySweepService {
     const outcome = await this.locks.withLock(LOCK_NAME, 0, async () => ({
       // Those whose owners hear of it one by one with their events, then the rest set-based.
       expired:
-        (await this.pushes.expireElapsedHeard(this.clock.now())) + (await this.drain((batch) => this.repository.expireElapsedBatch(this.clock.now(), batch))),
+        (await this.expiry.expireElapsedHeard(this.clock.now())) + (await this.drain((batch) => this.repository.expireElapsedBatch(this.clock.now(), batch))),
       purged: this.settings.purgeAfterMs === undefined ? 0 : await this.drain((batch) => this.purgeBatch(this.clock.now() - this.settings.purgeAfterMs!, batch)),
       // Attached files are due when their push's days end, so this follows the expiry above.
       filesDestroyed: await this.drain((batch) => this.files.destroyDue(batch)),
@@ -70,14 +70,7 @@ export class ExpirySweepService {
     return this.repository.deleteExpired(ids);
   }
 
-  /** Repeats a batch operation until a batch comes back short. */
-  private async drain(batchOperation: (batch: number) => Promise<number>): Promise<number> {
-    const { batchSize } = this.settings.expirySweep;
-    let total = 0;
-    for (;;) {
-      const done = await batchOperation(batchSize);
-      total += done;
-      if (done < batchSize) return total;
-    }
+  private drain(batchOperation: (batch: number) => Promise<number>): Promise<number> {
+    return drainInBatches(this.settings.expirySweep.batchSize, batchOperation);
   }
 }

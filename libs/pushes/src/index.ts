@@ -1,6 +1,11 @@
-/** Pushes: creating, retrieving, previewing and expiring secrets. */
+/**
+ * Pushes: creating, retrieving, previewing and expiring secrets. The service holds the lifecycle;
+ * the creation rules (creation-rules.ts), link mails (LinkMails) and expiry (PushExpiry, used by
+ * the sweep) are parts of their own.
+ */
 export * from './pushes.module';
 export { PushesService } from './pushes.service';
+export { PushExpiry } from './push-expiry';
 export { PushEntity } from './push.entity';
 export { ExpirySweepService } from './expiry-sweep.service';
 export { ExpirySweepModule } from './expiry-sweep.module';
@@ -8,7 +13,10 @@ export type { PushResponse, RetrievedPushResponse } from './dto/push-response.dt
 // For API v1 (@app/api-v1), which translates its routes onto the same calls as v2's.
 export { OwnedPushResponse, PreviewResponse, RetrievedPushResponse as RetrievedPushResponseDto, PushResponse as PushResponseDto } from './dto/push-response.dto';
 export { CreatePushBody, PushInput, WrappedPush } from './dto/create-push.dto';
-export { PassphraseQuery, passphraseOf } from './dto/passphrase-query.dto';
-export { CreatesPush, Uploads } from './create-push.guard';
-// For the recipient's page, which says how long a push has left in the same words.
-export { describeLifetime } from './expiry';
+export { Passphrase } from './dto/passphrase-query.dto';
+export { CreatesPush, CreatePushRoutes, Uploads } from './create-push.guard';
+// For the pages, which offer the forms only to those the rules let create.
+export { anonymousRefusal } from './creation-rules';
+// For the recipient's page, which says how long a push has left in the same words; and for other
+// things that expire by the same rule (a lifetime from creation, elapsed from its last instant on).
+export { describeLifetime, expiresAtFor, hasElapsed } from './expiry';

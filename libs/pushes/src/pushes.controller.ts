@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuditLogResponse } from '@app/audit';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
@@ -7,7 +7,7 @@ import { sendFile, type UploadBatch } from '@app/files';
 import { CreatesPush, Uploads } from './create-push.guard';
 import { CreatePushBody, NotifyEmailsInput } from './dto/create-push.dto';
 import { NotifyEmailsResponse, OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
-import { PassphraseQuery, passphraseOf } from './dto/passphrase-query.dto';
+import { Passphrase } from './dto/passphrase-query.dto';
 import {
   ApiCreatePush,
   ApiDeletePush,
@@ -19,12 +19,16 @@ import {
   ApiPreviewPush,
   ApiRetrievePush,
 } from './pushes.openapi';
+import { LinkMails } from './link-mails';
 import { PushesService } from './pushes.service';
 
 
 @Controller('api/v2/pushes')
 export class PushesController {
-  constructor(private readonly pushes: PushesService) {}
+  constructor(
+    private readonly pushes: PushesService,
+    private readonly linkMails: LinkMails,
+  ) {}
 
   @Post()
   @CreatesPush('push')
@@ -68,12 +72,11 @@ export class PushesController {
   @ApiRetrievePush()
   retrieve(
     @Param('url_token') urlToken: string,
-    @Query() query: PassphraseQuery,
-    @Headers('x-passphrase') passphrase: string | undefined,
+    @Passphrase() passphrase: string | undefined,
     @Client() client: ClientInfo,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<RetrievedPushResponse> {
-    return this.pushes.retrieve(urlToken, passphraseOf(passphrase, query), client, user);
+    return this.pushes.retrieve(urlToken, passphrase, client, user);
   }
 
   @Get(':url_token/preview')
@@ -111,7 +114,7 @@ export class PushesController {
     @Client() client: ClientInfo,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<NotifyEmailsResponse> {
-    return this.pushes.notifyEmails(urlToken, body, client, user);
+    return this.linkMails.send(urlToken, body, client, user);
   }
 
   @Delete(':url_token')
@@ -119,11 +122,10 @@ export class PushesController {
   @ApiDeletePush()
   destroy(
     @Param('url_token') urlToken: string,
-    @Query() query: PassphraseQuery,
-    @Headers('x-passphrase') passphrase: string | undefined,
+    @Passphrase() passphrase: string | undefined,
     @Client() client: ClientInfo,
     @CurrentUser() user?: AuthenticatedUser,
   ): Promise<PushResponse> {
-    return this.pushes.destroy(urlToken, passphraseOf(passphrase, query), client, user);
+    return this.pushes.destroy(urlToken, passphrase, client, user);
   }
 }

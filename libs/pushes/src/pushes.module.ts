@@ -1,11 +1,16 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
 import { EventsModule } from '@app/events';
 import { FilesModule } from '@app/files';
 import { MetricsModule } from '@app/metrics';
 import { FailedAttemptsModule } from '@app/rate-limit';
+import { CreatePushRoutes } from './create-push.guard';
 import { ExpirySweepService } from './expiry-sweep.service';
+import { LinkMails } from './link-mails';
+import { PushEvents } from './push-events';
+import { PushExpiry } from './push-expiry';
 import { noStore } from './no-store.middleware';
 import { PushEntity } from './push.entity';
 import { PushesController } from './pushes.controller';
@@ -13,11 +18,11 @@ import { PushesRepository } from './pushes.repository';
 import { PushesService } from './pushes.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PushEntity]), AuditModule, EventsModule, FailedAttemptsModule, FilesModule, MetricsModule],
+  imports: [TypeOrmModule.forFeature([PushEntity]), DiscoveryModule, AuditModule, EventsModule, FailedAttemptsModule, FilesModule, MetricsModule],
   controllers: [PushesController],
-  providers: [PushesRepository, PushesService, ExpirySweepService],
+  providers: [PushesRepository, PushesService, PushEvents, PushExpiry, LinkMails, ExpirySweepService, CreatePushRoutes],
   // FilesModule too: CreatesPush's guard, used by API v1's controllers as well, reads uploads into FileAttachments.
-  exports: [PushesService, ExpirySweepService, FilesModule],
+  exports: [PushesService, PushExpiry, ExpirySweepService, CreatePushRoutes, FilesModule],
 })
 export class PushesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

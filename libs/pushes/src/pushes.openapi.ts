@@ -161,8 +161,11 @@ export const ApiCreatePush = () =>
       },
     }),
     ApiInvalidCredential(
-      'The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), or any push when anonymous use is off, need one. Checked before anything else about the body.',
-      { filePush: { summary: 'A file push without a token', value: { error: 'File pushes require authentication.' } } },
+      'The API token sent is not valid; file pushes (`kind: "file"`, a `files` key or a file part), URL pushes when the instance says so (PWP__URL__REQUIRE_ACCOUNT), or any push when anonymous use is off, need one. Checked before anything else about the body.',
+      {
+        filePush: { summary: 'A file push without a token', value: { error: 'File pushes require authentication.' } },
+        urlPush: { summary: 'A URL push without a token, where the instance requires an account for them', value: { error: 'URL pushes require authentication.' } },
+      },
     ),
     ApiErrorResponse(413, "The body is over 13 MiB (room for the largest payload in any encoding; PWP__FILES__MAX_JSON_BODY_SIZE for the JSON of an authenticated create), a multipart body's fields are over 5 MiB together, a form has more than 100 fields, or a file is over a size limit.", {
       examples: {

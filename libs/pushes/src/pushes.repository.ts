@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Sql, Statement, WriteResult } from '@app/database';
+import { AUDIT_ENTRIES } from '@app/audit';
+import { ownerWebhooksJoin } from '@app/auth';
+import { InsertedId, Sql, Statement, total, WriteBatch } from '@app/database';
+import { LINK_MAIL_RECIPIENTS } from '@app/events';
 import { PushEntity } from './push.entity';
 
 export type PushLink = Pick<PushEntity, 'urlToken' | 'retrievalStep'>;
 export type NewPush = Omit<PushEntity, 'id' | 'viewCount' | 'expired' | 'deleted' | 'expiredOn' | 'auditEntryCount' | 'notifyEmailsCount'>;
 /** A push as a retrieval reads it: with whether its owner has endpoints, so events are recorded only then, at no extra query. */
 export type StoredPush = PushEntity & { ownerHasWebhooks: boolean };
+/** What a change writes with it, in its batch: its audit entries, its events, a link mail. */
+export type Then = (batch: WriteBatch) => void;
 
 /** What an expiry destroys: the secret and the means to check its passphrase. */
 const DESTROY = 'payload = NULL, passphrase_hash = NULL';
@@ -21,19 +26,23 @@ const COLUMNS = [
 type PushRow = Record<(typeof COLUMNS)[number] | 'id', unknown> & { has_webhooks?: unknown };
 
 const INSERT = `INSERT INTO pushes (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
-const SELECT_WITH_OWNER = `SELECT p.id, ${COLUMNS.map((column) => `p.${column}`).join(', ')}, u.has_webhooks FROM pushes p LEFT JOIN users u ON u.id = p.user_id`;
+const OWNER = ownerWebhooksJoin('p.user_id');
+const SELECT_WITH_OWNER = `SELECT p.id, ${COLUMNS.map((column) => `p.${column}`).join(', ')}, ${OWNER.hasWebhooks} AS has_webhooks FROM pushes p ${OWNER.join}`;
 const SELECT_BY_TOKEN = `${SELECT_WITH_OWNER} WHERE p.url_token = ?`;
 /** Elapsed active pushes whose owners have endpoints: each is expired on its own, with its event. */
-const SELECT_ELAPSED_HEARD = `${SELECT_WITH_OWNER} WHERE p.expired = FALSE AND p.expires_at <= ? AND u.has_webhooks = TRUE`;
+const SELECT_ELAPSED_HEARD = `${SELECT_WITH_OWNER} WHERE p.expired = FALSE AND p.expires_at <= ? AND ${OWNER.hasWebhooks} = TRUE`;
 const SELECT_LINK_BY_TOKEN = 'SELECT url_token, retrieval_step FROM pushes WHERE url_token = ?';
-const CLAIM = 'view_count = ?, updated_at = ?, audit_entry_count = audit_entry_count + 1';
+// The counters follow what the batch adds (its audit entries, a link mail's recipients): see WriteBatch.
+const AUDITED = total(AUDIT_ENTRIES);
+const MAILED = total(LINK_MAIL_RECIPIENTS);
+const CLAIM = 'view_count = ?, updated_at = ?, audit_entry_count = audit_entry_count + ?';
 const CLAIM_WHERE = 'WHERE id = ? AND view_count = ? AND expired = FALSE AND expires_at > ?';
 const CLAIM_VIEW = `UPDATE pushes SET ${CLAIM} ${CLAIM_WHERE}`;
 const CLAIM_LAST_VIEW = `UPDATE pushes SET ${CLAIM}, expired = TRUE, expired_on = ?, ${DESTROY} ${CLAIM_WHERE}`;
 const EXPIRE = `UPDATE pushes SET expired = TRUE, deleted = ?, expired_on = ?, updated_at = ?, ${DESTROY}, audit_entry_count = audit_entry_count + ? WHERE id = ? AND expired = FALSE`;
-const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + 1 WHERE id = ?';
+const COUNT_AUDIT_ENTRY = 'UPDATE pushes SET audit_entry_count = audit_entry_count + ? WHERE id = ?';
 const COUNT_NOTIFY_EMAILS =
-  'UPDATE pushes SET notify_emails_count = notify_emails_count + ?, audit_entry_count = audit_entry_count + 1 WHERE id = ? AND notify_emails_count + ? <= ?';
+  'UPDATE pushes SET notify_emails_count = notify_emails_count + ?, audit_entry_count = audit_entry_count + ? WHERE id = ? AND notify_emails_count + ? <= ?';
 /** What a list never shows, so a page does not read it: the secret and its passphrase's hash (a third of a page's cost on SQLite). */
 const UNLISTED: ReadonlySet<string> = new Set(['payload', 'passphrase_hash']);
 /**
@@ -81,9 +90,9 @@ function toPush(row: PushRow): StoredPush {
 /**
  * Every query on pushes. State changes are single conditional UPDATEs whose affected-row count
  * says whether this caller won, so they hold with any number of replicas. What must not happen
- * without the change (its audit entry, its events: `then`) commits in its transaction, and only
- * when the change won (Sql.writeIf). Operations that are always audited reserve their audit
- * entry in the same statement.
+ * without the change (its audit entries, its events: `then`) is written in its batch, and only
+ * when the change won (Sql.run); the push's counters of audit entries and mailed recipients are
+ * raised in the change's own statement, by what the batch adds.
  * The per-request operations and the list pages are plain SQL (see Sql); sweeps use the query builder.
  */
 @Injectable()
@@ -94,24 +103,24 @@ export class PushesRepository {
   ) {}
 
   /**
-   * Inserts a push with what `then` writes in the same transaction (its audit entries, counted by
-   * `auditEntries`; a link mail to `notifyEmails` recipients; its events), which reads the push's
-   * id as the first statement's insertId.
+   * Inserts a push with what `then` writes in the same batch (its audit entries, a link mail, its
+   * events), which names the new push by `pushId`. Null when a guard of `then` refused it (the daily
+   * limit of link mails): nothing is written.
    */
-  async insert(push: NewPush, auditEntries: number, notifyEmails: number, then: Statement[]): Promise<PushEntity> {
-    const row: Omit<PushEntity, 'id'> = {
-      ...push, viewCount: 0, expired: false, deleted: false, expiredOn: null, auditEntryCount: auditEntries, notifyEmailsCount: notifyEmails,
-    };
-    const [{ insertId }] = (await this.sql.writeIf({
+  async insert(push: NewPush, then: (batch: WriteBatch, pushId: InsertedId) => void): Promise<PushEntity | null> {
+    const batch = new WriteBatch({
       sql: INSERT,
       parameters: [
-        row.urlToken, row.kind, row.name, row.payload, row.note, row.passphraseHash, flag(row.passphraseProtected),
-        row.expireAfterDays, row.expireAfterViews, row.viewCount, row.deletableByViewer === null ? null : flag(row.deletableByViewer),
-        flag(row.retrievalStep), flag(row.expired), flag(row.deleted), row.userId, row.auditEntryCount, row.notifyEmailsCount,
-        row.expiredOn, row.expiresAt, row.createdAt, row.updatedAt,
+        push.urlToken, push.kind, push.name, push.payload, push.note, push.passphraseHash, flag(push.passphraseProtected),
+        push.expireAfterDays, push.expireAfterViews, 0, push.deletableByViewer === null ? null : flag(push.deletableByViewer),
+        flag(push.retrievalStep), flag(false), flag(false), push.userId, AUDITED, MAILED, null, push.expiresAt, push.createdAt, push.updatedAt,
       ],
-    }, then))!;
-    return { ...row, id: insertId };
+    }, 'push');
+    then(batch, batch.guardId);
+    const written = await this.sql.run(batch);
+    if (!written) return null;
+    const counts = { auditEntryCount: batch.total(AUDIT_ENTRIES), notifyEmailsCount: batch.total(LINK_MAIL_RECIPIENTS) };
+    return { ...push, id: written.idOf(batch.guardId), viewCount: 0, expired: false, deleted: false, expiredOn: null, ...counts };
   }
 
   /** Only well-formed tokens reach the database: URL-safe base64 characters, nothing else. */
@@ -133,37 +142,34 @@ export class PushesRepository {
    * changed the push since it was read, it is active and its window is open at `now`. The claim
    * that uses the last view expires the push and destroys the secret in the same statement.
    */
-  async claimView(seen: PushEntity, now: number, then: Statement[]): Promise<boolean> {
+  claimView(seen: PushEntity, now: number, then: Then): Promise<boolean> {
     const viewCount = seen.viewCount + 1;
     const where = [seen.id, seen.viewCount, now];
     const claim =
       viewCount >= seen.expireAfterViews
-        ? { sql: CLAIM_LAST_VIEW, parameters: [viewCount, now, now, ...where] }
-        : { sql: CLAIM_VIEW, parameters: [viewCount, now, ...where] };
-    return won(await this.sql.writeIf(claim, then));
+        ? { sql: CLAIM_LAST_VIEW, parameters: [viewCount, now, AUDITED, now, ...where] }
+        : { sql: CLAIM_VIEW, parameters: [viewCount, now, AUDITED, ...where] };
+    return this.writeIf(claim, then);
   }
 
-  /**
-   * Expires an active push; false when it was already expired (someone else got there first).
-   * A deletion is audited, so it also counts its audit entry.
-   */
-  async expire(id: number, now: number, deleted: boolean, then: Statement[]): Promise<boolean> {
-    return won(await this.sql.writeIf({ sql: EXPIRE, parameters: [flag(deleted), now, now, deleted ? 1 : 0, id] }, then));
+  /** Expires an active push (`deleted`: at someone's request); false when it was already expired (someone else got there first). */
+  expire(id: number, now: number, deleted: boolean, then: Then): Promise<boolean> {
+    return this.writeIf({ sql: EXPIRE, parameters: [flag(deleted), now, now, AUDITED, id] }, then);
   }
 
-  /** Counts one more audit entry, written by `then`; with `cap`, only while the push has fewer entries than that. */
-  async countAuditEntry(id: number, cap: number | undefined, then: Statement[]): Promise<boolean> {
+  /** Counts the audit entries `then` writes; with `cap`, only while the push has fewer entries than that. */
+  countAuditEntry(id: number, cap: number | undefined, then: Then): Promise<boolean> {
     const count =
-      cap === undefined ? { sql: COUNT_AUDIT_ENTRY, parameters: [id] } : { sql: `${COUNT_AUDIT_ENTRY} AND audit_entry_count < ?`, parameters: [id, cap] };
-    return won(await this.sql.writeIf(count, then));
+      cap === undefined ? { sql: COUNT_AUDIT_ENTRY, parameters: [AUDITED, id] } : { sql: `${COUNT_AUDIT_ENTRY} AND audit_entry_count < ?`, parameters: [AUDITED, id, cap] };
+    return this.writeIf(count, then);
   }
 
   /**
-   * Counts `count` more recipients of the push's link mails, and the audit entry `then` writes,
-   * unless that would make more than `max`: concurrent requests cannot pass the cap together.
+   * Counts the recipients of the link mail `then` writes, and its audit entry, unless that would
+   * make more than `max` for the push: concurrent requests cannot pass the cap together.
    */
-  async countNotifyEmails(id: number, count: number, max: number, then: Statement[]): Promise<boolean> {
-    return won(await this.sql.writeIf({ sql: COUNT_NOTIFY_EMAILS, parameters: [count, id, count, max] }, then));
+  countNotifyEmails(id: number, max: number, then: Then): Promise<boolean> {
+    return this.writeIf({ sql: COUNT_NOTIFY_EMAILS, parameters: [MAILED, AUDITED, id, MAILED, max] }, then);
   }
 
   /** Active pushes whose day window has elapsed at `now` and whose owners have endpoints (of one owner, with `userId`). */
@@ -235,6 +241,13 @@ export class PushesRepository {
     return this.expireWhere('user_id = ?', [userId], now);
   }
 
+  /** Whether `guard` changed its row, with what `then` adds written in its batch (see Sql.run). */
+  private async writeIf(guard: Statement, then: Then): Promise<boolean> {
+    const batch = new WriteBatch(guard);
+    then(batch);
+    return (await this.sql.run(batch)) !== null;
+  }
+
   /**
    * Expires the active pushes that also match `condition`, destroying their secrets, in one
    * set-based UPDATE that re-checks `expired = FALSE`; returns how many this call expired. Plain
@@ -244,9 +257,4 @@ export class PushesRepository {
     const sql = `UPDATE pushes SET expired = TRUE, expired_on = ?, updated_at = ?, ${DESTROY} WHERE expired = FALSE AND ${condition}`;
     return (await this.sql.write(sql, [now, now, ...parameters])).affected;
   }
-}
-
-/** Whether a guarded write changed its row (see Sql.writeIf). */
-function won(results: WriteResult[] | null): boolean {
-  return results !== null && results[0].affected === 1;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { WebhookOwners } from '@app/auth';
 import { Sql } from '@app/database';
 import { WebhookEntity } from './webhook.entity';
 
@@ -30,14 +31,13 @@ const toWebhook = (row: WebhookRow): WebhookEntity => ({
   updatedAt: Number(row.updated_at),
 });
 
-/**
- * The owners' endpoints. Every change also sets `users.has_webhooks` from what is now stored, in
- * one statement, so concurrent registrations and deletions leave it right: the requests read it
- * with the user (or the push) to record events only for owners who hear of them.
- */
+/** The owners' endpoints. Every change also refreshes the owner's flag (auth's WebhookOwners) from what is now stored. */
 @Injectable()
 export class WebhooksRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly owners: WebhookOwners,
+  ) {}
 
   async insert(webhook: NewWebhook): Promise<void> {
     await this.sql.write(`INSERT INTO webhooks (${COLUMNS.slice('id, '.length)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
@@ -89,7 +89,7 @@ export class WebhooksRepository {
     }));
   }
 
-  private async refreshOwnerFlag(userId: number): Promise<void> {
-    await this.sql.write('UPDATE users SET has_webhooks = (SELECT COUNT(*) FROM webhooks w WHERE w.user_id = ?) > 0 WHERE id = ?', [userId, userId]);
+  private refreshOwnerFlag(userId: number): Promise<void> {
+    return this.owners.refresh(userId, 'SELECT COUNT(*) FROM webhooks w WHERE w.user_id = ?');
   }
 }

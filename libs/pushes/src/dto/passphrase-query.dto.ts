@@ -1,15 +1,28 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { BadRequestError } from '@app/common';
 
-export class PassphraseQuery {
-  @ApiPropertyOptional({
-    type: String,
-    description: "The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400.",
-  })
-  @IsOptional()
-  @IsString({ message: 'Invalid passphrase parameter' })
-  passphrase?: string;
-}
+const QUERY_DESCRIPTION =
+  "The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400.";
 
-/** The passphrase from the X-Passphrase header, else from the query string. */
-export const passphraseOf = (header: string | undefined, query: PassphraseQuery): string | undefined => header ?? query.passphrase;
+/**
+ * The passphrase a retrieval or a deletion comes with: the X-Passphrase header, else the query's
+ * `passphrase`, which must be one string (400 otherwise, even beside the header). Documents the
+ * query parameter; the routes document the header.
+ */
+export const Passphrase = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string | undefined => {
+    const request = context.switchToHttp().getRequest<Request>();
+    const query: unknown = request.query.passphrase;
+    if (query !== undefined && typeof query !== 'string') throw new BadRequestError('Invalid passphrase parameter');
+    return request.get('x-passphrase') ?? query;
+  },
+  [
+    (target: object, key: string | symbol | undefined) => {
+      if (key === undefined) return;
+      const method = Object.getOwnPropertyDescriptor(target, key);
+      if (method) ApiQuery({ name: 'passphrase', required: false, type: String, description: QUERY_DESCRIPTION })(target, key, method);
+    },
+  ],
+);
