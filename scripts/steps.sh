@@ -5,8 +5,10 @@
 #                                each prefixed with the function's name; a function that fails has
 #                                its whole output printed again, in one piece, when it ends
 #   print_steps                  the table of every step so far: start, duration, result
-# Every step appends "start<TAB>duration<TAB>result<TAB>depth<TAB>name" (in microseconds) to STEPS_LOG, which npm test
-# shares with the .ci/run that called it, so that the table at the end has them all.
+# Every step appends "key<TAB>start<TAB>duration<TAB>result<TAB>depth<TAB>name" (times in
+# microseconds; the key, its enclosing steps' starts and its own, lists it under them) to
+# STEPS_LOG, which npm test shares with the .ci/run that called it, so that the table at the end
+# has them all.
 
 steps_now() { echo "${EPOCHREALTIME/./}"; } # microseconds
 
@@ -17,7 +19,8 @@ if [[ -z ${STEPS_LOG:-} ]]; then
   export STEPS_LOG STEPS_T0
 fi
 STEPS_DEPTH=${STEPS_DEPTH:-0}
-export STEPS_DEPTH
+STEPS_KEY=${STEPS_KEY:-}
+export STEPS_DEPTH STEPS_KEY
 
 steps_clock() { # <microseconds>
   local seconds=$(($1 / 1000000))
@@ -28,7 +31,7 @@ steps_record() { # <started> <status> <name>: prints the step's end and logs it
   local took=$(($(steps_now) - $1)) result=ok
   (($2 == 0)) || result="FAILED ($2)"
   printf '<== %s: %s in %s\n' "$3" "$result" "$(steps_clock "$took")"
-  printf '%d\t%d\t%s\t%d\t%s\n' $(($1 - STEPS_T0)) "$took" "$result" "$STEPS_DEPTH" "$3" >>"$STEPS_LOG"
+  printf '%s\t%d\t%d\t%s\t%d\t%s\n' "$STEPS_KEY/$1" $(($1 - STEPS_T0)) "$took" "$result" "$STEPS_DEPTH" "$3" >>"$STEPS_LOG"
 }
 
 step() {
@@ -36,7 +39,7 @@ step() {
   started=$(steps_now)
   shift
   printf '\n==> %s\n' "$name"
-  STEPS_DEPTH=$((STEPS_DEPTH + 1)) "$@" || status=$?
+  STEPS_DEPTH=$((STEPS_DEPTH + 1)) STEPS_KEY=$STEPS_KEY/$started "$@" || status=$?
   steps_record "$started" "$status" "$name"
   return "$status"
 }
@@ -50,7 +53,7 @@ side_by_side() {
   printf '\n==> %s: %s, side by side\n' "$name" "$*"
   for fn in "$@"; do
     # pipefail: the subshell fails when the function does.
-    (STEPS_DEPTH=$((STEPS_DEPTH + 1)) "$fn" 2>&1 | tee "$dir/$fn.log" | sed -u "s/^/$fn | /") &
+    (STEPS_DEPTH=$((STEPS_DEPTH + 1)) STEPS_KEY=$STEPS_KEY/$started "$fn" 2>&1 | tee "$dir/$fn.log" | sed -u "s/^/$fn | /") &
     fn_of[$!]=$fn
   done
   while ((${#fn_of[@]} > 0)); do
@@ -72,8 +75,8 @@ side_by_side() {
 
 print_steps() {
   printf '\n%-7s %-7s %-11s %s\n' start took result step
-  # Steps are logged when they end: sorted by start they read in order.
-  sort -t$'\t' -k1,1n "$STEPS_LOG" | while IFS=$'\t' read -r start took result depth name; do
+  # Steps are logged when they end; sorted by key, each is listed under the step it ran in.
+  LC_ALL=C sort -t$'\t' -k1,1 "$STEPS_LOG" | while IFS=$'\t' read -r _key start took result depth name; do
     printf '%-7s %-7s %-11s %*s%s\n' "$(steps_clock "$start")" "$(steps_clock "$took")" "$result" $((depth * 2)) '' "$name"
   done
   printf '%-7s %-7s %-11s %s\n' '' "$(steps_clock $(($(steps_now) - STEPS_T0)))" '' 'in all (wall clock)'
