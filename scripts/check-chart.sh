@@ -15,7 +15,6 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-HELM_VERSION=v3.16.4
 # Render for a current cluster explicitly, so results do not depend on how the
 # helm binary was built.
 KUBE_VERSION=1.31.0
@@ -34,16 +33,7 @@ section() { printf '\n== %s\n' "$*"; }
 
 # ---------------------------------------------------------------- tools
 
-# `go install` skips the ldflags of helm's release builds, leaving `helm version`
-# empty and the default Kubernetes version at 1.20 (below the chart's
-# kubeVersion). Set them as the release Makefile does (helm 3.16 is built against
-# client-go 0.31, i.e. Kubernetes 1.31).
-HELM_LDFLAGS="-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
-for pkg in chartutil lint/rules; do
-  HELM_LDFLAGS+=" -X helm.sh/helm/v3/pkg/$pkg.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/$pkg.k8sVersionMinor=31"
-done
-# Rebuilt when the pin or the flags change (install-go-tool.sh stamps both).
-bash scripts/install-go-tool.sh helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" -ldflags "$HELM_LDFLAGS"
+bash scripts/install-helm.sh
 echo "helm: $("$HELM" version --short)"
 
 if [[ ! -d node_modules/kubernetes-models || ! -d node_modules/@kubernetes-models/prometheus-operator || ! -d node_modules/yaml ]]; then

@@ -1,10 +1,4 @@
 /** Browser tests: the pages in Debian's chromium, driven by playwright-core, against the real app and database. */
-const unit = require('../jest.config.js');
+const e2e = require('./jest-e2e.config.js');
 
-module.exports = {
-  ...unit,
-  rootDir: '..',
-  roots: ['<rootDir>/test'],
-  testRegex: '\\.browser-spec\\.ts$',
-  testTimeout: 60_000,
-};
+module.exports = { ...e2e, testRegex: '\\.browser-spec\\.ts$', globalSetup: undefined };
