@@ -26,7 +26,11 @@ export type View =
   | 'link-action'
   | 'email-request'
   | 'reset-password'
-  | 'account';
+  | 'account'
+  | 'two-factor'
+  | 'two-factor-codes'
+  | 'two-factor-verify'
+  | 'two-factor-sign-in';
 
 /** What every page gets besides its own data. */
 export interface PageContext {
@@ -57,7 +61,8 @@ export class PageRenderer {
     });
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     const partials = join(PAGES_ROOT, 'views', 'partials');
-    for (const file of hbsFiles(partials)) this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
+    for (const file of hbsFiles(partials))
+      this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
     const dir = join(PAGES_ROOT, 'views');
     for (const file of hbsFiles(dir)) {
       this.views.set(basename(file, '.hbs'), this.handlebars.compile(readFileSync(join(dir, file), 'utf8'), { strict: false }));

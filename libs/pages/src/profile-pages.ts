@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountFormError, type AuthenticatedUser, LANGUAGE_CODES, ProfileService, SecondStep } from '@app/auth';
+import { AccountFormError, type AuthenticatedUser, LANGUAGE_CODES, ProfileService, TwoFactorService } from '@app/auth';
 import { asciiLowerCase, clientInfoOf } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { PushExpiry } from '@app/pushes';
@@ -28,7 +28,7 @@ interface FormOutcome {
 export class ProfilePages {
   constructor(
     private readonly profiles: ProfileService,
-    private readonly secondStep: SecondStep,
+    private readonly twoFactor: TwoFactorService,
     private readonly pushes: PushExpiry,
     private readonly session: PageSession,
     @InjectSettings() private readonly settings: Settings,
@@ -42,16 +42,28 @@ export class ProfilePages {
   async changeEmail(request: Request): Promise<PageResult> {
     return this.change(request, async (user) => {
       const email = userField(request, 'email');
-      const changed = await this.profiles.changeEmail(user, email, userField(request, 'current_password'), clientInfoOf(request)).catch(renamed({ current_password: 'email_current_password' }));
+      const changed = await this.profiles
+        .changeEmail(user, email, userField(request, 'current_password'), clientInfoOf(request))
+        .catch(renamed({ current_password: 'email_current_password' }));
       if (changed instanceof FailedForm) return { errors: changed.errors, email };
-      return { notice: changed === 'confirm' ? text('profile.emailConfirm') : text('profile.emailChanged', { email: asciiLowerCase(email.trim()) }) };
+      return {
+        notice:
+          changed === 'confirm' ? text('profile.emailConfirm') : text('profile.emailChanged', { email: asciiLowerCase(email.trim()) }),
+      };
     });
   }
 
   async changePassword(request: Request): Promise<PageResult> {
     return this.change(request, async (user) => {
       const changed = await this.profiles
-        .changePassword(user, userField(request, 'current_password'), userField(request, 'password'), userField(request, 'password_confirmation'), clientInfoOf(request), this.session.token(request))
+        .changePassword(
+          user,
+          userField(request, 'current_password'),
+          userField(request, 'password'),
+          userField(request, 'password_confirmation'),
+          clientInfoOf(request),
+          this.session.token(request),
+        )
         .catch(renamed({}));
       return changed instanceof FailedForm ? { errors: changed.errors } : { notice: text('profile.passwordChanged') };
     });
@@ -69,7 +81,9 @@ export class ProfilePages {
     this.session.checkCsrf(request);
     const user = await this.session.user(request);
     if (!user) return this.signInFirst;
-    const confirmed = await this.profiles.confirmDeletion(user, userField(request, 'current_password')).catch(renamed({ current_password: 'delete' }));
+    const confirmed = await this.profiles
+      .confirmDeletion(user, userField(request, 'current_password'))
+      .catch(renamed({ current_password: 'delete' }));
     if (confirmed instanceof FailedForm) return this.page(user, { errors: confirmed.errors });
     await this.pushes.deleteAllOwnedBy(user.id);
     await this.profiles.delete(user, clientInfoOf(request));
@@ -87,12 +101,16 @@ export class ProfilePages {
   private async page(user: AuthenticatedUser, result: FormOutcome = {}): Promise<PageResult> {
     const profile = await this.profiles.profile(user);
     const names = new Intl.DisplayNames(['en'], { type: 'language' });
-    const languages = LANGUAGE_CODES.map((code) => ({ code, name: new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? names.of(code) ?? code, selected: code === profile.preferredLanguage }));
+    const languages = LANGUAGE_CODES.map((code) => ({
+      code,
+      name: new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? names.of(code) ?? code,
+      selected: code === profile.preferredLanguage,
+    }));
     return {
       view: 'account',
       title: text('profile.title'),
       status: result.errors ? 422 : 200,
-      data: { profile, languages, twoFactor: { on: await this.secondStep.isDue(user) }, passwordHint: PASSWORD_HINT(), ...result },
+      data: { profile, languages, twoFactor: await this.twoFactor.status(user), passwordHint: PASSWORD_HINT(), ...result },
     };
   }
 
