@@ -7,7 +7,7 @@
  * PWP__REQUIRE_MFA), each person's security log (SecurityLog), and the OpenID Connect client (oidc/).
  */
 export * from './access.decorators';
-export { presentsCredentials } from './api-auth.guard';
+export { presentsCredentials, TWO_FACTOR_REQUIRED } from './api-auth.guard';
 export * from './auth.openapi';
 export * from './account.errors';
 export * from './auth.module';

@@ -1,11 +1,16 @@
-import { Controller, Delete, Get, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Public } from '@app/auth';
 import { PageExceptionFilter } from './page-exception.filter';
 import { PageResponder } from './page-responder';
 import { TwoFactorPages } from './two-factor-pages';
 
-/** Two-factor authentication's setup and settings, at the reference's paths. Sessions, not API tokens: public to the API guard. */
+/**
+ * Two-factor authentication's setup and settings, at the reference's paths. Sessions, not API
+ * tokens: public to the API guard. Turning it off is the reference's DELETE /user/two_factor as
+ * browsers send it, a POST with `_method=delete`: a DELETE's body is not read here, so it could
+ * carry no CSRF token.
+ */
 @Controller('user/two_factor')
 @Public()
 @UseFilters(PageExceptionFilter)
@@ -40,10 +45,5 @@ export class TwoFactorPagesController {
   @HttpCode(200)
   async submit(@Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.submit(request));
-  }
-
-  @Delete()
-  async disable(@Req() request: Request, @Res() response: Response): Promise<void> {
-    this.responder.send(request, response, await this.pages.disable(request));
   }
 }

@@ -23,8 +23,8 @@ const proofOf = (request: Request): Proof => ({ password: field(request, 'curren
 /**
  * Two-factor authentication's pages: the setup (/user/two_factor/backup_codes shows the recovery
  * codes once, /user/two_factor/verify the QR code and the key, POST /user/two_factor turns it on
- * with a code), turning it off (DELETE /user/two_factor, or its POST with `_method=delete`, with
- * the password or a code), new recovery codes, and the sign-in's second step, which AccountPages
+ * with a code), turning it off (DELETE /user/two_factor as a form sends it: a POST with
+ * `_method=delete`; with the password or a code), new recovery codes, and the sign-in's second step, which AccountPages
  * hands over after the right password. Wrong passwords and codes count toward the sign-in limits
  * (SignInAttempts, shared through Redis), as wrong passwords at sign-in do.
  */
@@ -63,7 +63,7 @@ export class TwoFactorPages {
     });
   }
 
-  async disable(request: Request): Promise<PageResult> {
+  private async disable(request: Request): Promise<PageResult> {
     this.session.checkCsrf(request);
     return this.signedIn(request, async (user) => {
       await this.checkLimits(user, request);
