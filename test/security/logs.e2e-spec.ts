@@ -6,6 +6,7 @@ import { startMailpit } from '../support/mailpit';
 import { CLI_MAIN, runNode, startServer, waitForOutput } from '../support/server-process';
 import { TEST_MASTER_KEY } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { listedCodes, totpCode, turnOnTwoFactor } from '../support/two-factor';
 import { Visitor } from '../support/visitor';
 
 /**
@@ -55,19 +56,29 @@ describe('logs of a full session', () => {
       await api.get(`${path}?passphrase=${secrets.passphrase}&passphrase=${secrets.wrongPassphrase}`),
       await api.get(`${path}/preview`),
       await api.get('/api/v2/pushes/active', { authorization: `Bearer ${secrets.bogusToken}` }),
-      await api.raw('POST', '/api/v2/pushes', { body: `{"push":{"payload":"${secrets.malformed}"`, headers: { 'content-type': 'application/json' } }),
-      await api.raw('POST', '/api/v2/pushes', { body: `push[payload]=${secrets.formPayload}&push[note]=${secrets.note}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await api.raw('POST', '/api/v2/pushes', {
+        body: `{"push":{"payload":"${secrets.malformed}"`,
+        headers: { 'content-type': 'application/json' },
+      }),
+      await api.raw('POST', '/api/v2/pushes', {
+        body: `push[payload]=${secrets.formPayload}&push[note]=${secrets.note}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       await api.post('/api/v2/pushes', { push: { payload: secrets.invalid, expire_after_days: 1000, passphrase: secrets.passphrase } }),
       await api.post('/api/v2/pushes', { push: { payload: secrets.invalid, kind: 'file' } }),
       await api.delete(`${path}?passphrase=${secrets.passphrase}`, bearer),
       await api.get(path, bearer),
     ];
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 401, 401, 200, 200, 400, 200, 401, 400, 201, 422, 401, 200, 200]);
+    expect(answers.map((answer) => answer.status)).toEqual([
+      200, 200, 200, 200, 401, 401, 200, 200, 400, 200, 401, 400, 201, 422, 401, 200, 200,
+    ]);
 
     // A file push: its name and bytes, its token and its download link.
     const upload = new FormData();
     upload.append('push[files][]', new Blob([secrets.fileContent]), secrets.filename);
-    const filePush = (await (await fetch(`${server.url}/api/v2/pushes`, { method: "POST", body: upload, headers: bearer })).json()) as { url_token: string };
+    const filePush = (await (await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', body: upload, headers: bearer })).json()) as {
+      url_token: string;
+    };
     const [file] = (await api.get(`/api/v2/pushes/${filePush.url_token}`)).body.files as { url: string }[];
     expect(await (await fetch(file.url)).text()).toBe(secrets.fileContent);
     const link = file.url.split('/').pop()!;
@@ -79,14 +90,27 @@ describe('logs of a full session', () => {
     const cookie = form.headers.getSetCookie()[0].split(';')[0];
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
     const post = (passphrase: string) =>
-      fetch(`${pageUrl}/access`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, passphrase }) });
+      fetch(`${pageUrl}/access`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, passphrase }),
+      });
     expect((await post(secrets.wrongPassphrase)).status).toBe(401);
     const revealed = await post(secrets.passphrase);
     expect([revealed.status, await revealed.text()]).toEqual([200, expect.stringContaining(secrets.payload)]);
     expect(await server.stop()).toBe(0);
 
     const output = server.output();
-    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link, pagePush.url_token, csrf]) {
+    for (const secret of [
+      ...Object.values(secrets),
+      apiToken,
+      urlToken,
+      answers[12].body.url_token as string,
+      filePush.url_token,
+      link,
+      pagePush.url_token,
+      csrf,
+    ]) {
       expect(output).not.toContain(secret);
     }
     const lines = output.trim().split('\n');
@@ -158,5 +182,42 @@ describe('logs of a full session', () => {
       await mailpit.stop();
       await fresh.drop();
     }
+  });
+
+  it("never contain a two-factor key, code or recovery code, a password or a sign-in's cookies", async () => {
+    const password = 'Password-5c1e-Serow';
+    const env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-logs-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+    await runNode(CLI_MAIN, ['users:create', '--email', 'logs-2fa@example.com', '--password', password], env);
+    const server = await startServer({ ...env, LOG_LEVEL: 'debug' });
+    const signIn = async (): Promise<Visitor> => {
+      const visitor = new Visitor(server.url);
+      await visitor.submit('/users/sign_in', '/users/sign_in', { email: 'logs-2fa@example.com', password });
+      return visitor;
+    };
+    const owner = await signIn();
+    const { secret, codes } = await turnOnTwoFactor(owner);
+    const setupCode = totpCode(secret);
+    const seen = [secret, secret.replace(/ /g, ''), ...codes, setupCode, password];
+    const step = await signIn();
+    seen.push(step.cookies.get('pwpush_2fa')!);
+    const wrong = setupCode === '918273' ? '918274' : '918273';
+    seen.push(wrong);
+    expect((await step.submit('/users/sign_in', '/users/sign_in', { otp_attempt: wrong })).status).toBe(401);
+    expect((await step.submit('/users/sign_in', '/users/sign_in', { otp_attempt: codes[0] })).status).toBe(303);
+    seen.push(step.cookies.get('pwpush_session')!);
+    const renewed = listedCodes(
+      (await owner.submit('/user/two_factor', '/user/two_factor/backup_codes', { current_password: password })).html,
+    );
+    seen.push(...renewed);
+    const off = await owner.submit('/user/two_factor', '/user/two_factor', { _method: 'delete', code: renewed[5] });
+    expect(off.html).toContain('Two-factor authentication is off.');
+    expect(await server.stop()).toBe(0);
+
+    const output = server.output();
+    expect(output).toContain('/user/two_factor/backup_codes');
+    // A 6-digit code could be a part of a longer number (a timestamp): only a number of its own would be the code.
+    const appears = (value: string): boolean =>
+      /^\d{6}$/.test(value) ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(output) : output.includes(value);
+    for (const value of seen) expect([value, appears(value)]).toEqual([value, false]);
   });
 });
