@@ -68,6 +68,11 @@ describe('two-factor authentication in a browser', () => {
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toBe('Two-factor authentication is on. Keep your recovery codes safe.');
     await checkPage(page, 'two-factor-on');
+    // The account page has the same section.
+    await page.goto(`${baseUrl}/users/edit`);
+    await expect(page.getByRole('heading', { name: 'Two-factor authentication', level: 2 }).count()).resolves.toBe(1);
+    await expect(page.getByText('Unused recovery codes: 16.').count()).resolves.toBe(1);
+    await checkPage(page, 'account-two-factor-on');
     return { secret, codes };
   }
 

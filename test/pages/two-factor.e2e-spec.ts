@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SecurityLog, type SecurityEventKind, UsersService } from '@app/auth';
 import { SIGN_IN_LIMITS } from '@app/rate-limit';
 import { client } from '../support/http';
+import { closedSmtpPort } from '../support/mailpit';
 import { CLI_MAIN, runNode } from '../support/server-process';
 import { sha256 } from '../support/helpers';
 import { startTestApp, TEST_MASTER_KEY, type TestApp } from '../support/test-app';
@@ -52,8 +53,12 @@ describe('two-factor authentication', () => {
     return visitor;
   }
   const code = (visitor: Visitor, attempt: string) => visitor.submit('/users/sign_in', '/users/sign_in', { otp_attempt: attempt });
+  /** The person's security log, oldest first, sign-ins aside (accounts' own: each session's start). */
   const kinds = async (email: string): Promise<SecurityEventKind[]> =>
-    (await app.service(SecurityLog).list((await users.find(email)).id)).events.map((event) => event.kind).reverse();
+    (await app.service(SecurityLog).list((await users.find(email)).id)).events
+      .map((event) => event.kind)
+      .filter((kind) => kind !== 'sign_in')
+      .reverse();
 
   it('sets up with recovery codes shown once and a code from the printed key; keeps the key sealed and the codes as keyed hashes', async () => {
     const { email, visitor } = await person();
@@ -107,6 +112,22 @@ describe('two-factor authentication', () => {
     app.clock.advance(30_000);
     expect((await code(await passwordStep(email), totpCode(secret, now()))).status).toBe(303);
     expect(await kinds(email)).toEqual(['account_created', 'two_factor_enabled', 'two_factor_failed']);
+    expect((await app.service(SecurityLog).list((await users.find(email)).id)).events[0]).toMatchObject({
+      kind: 'sign_in',
+      detail: { method: 'two_factor' },
+    });
+  });
+
+  it('keeps "remember me", asked with the password, for the session the code starts', async () => {
+    const { email, visitor } = await person();
+    const { codes } = await turnOnTwoFactor(visitor, now);
+    const remembered = new Visitor(app.baseUrl);
+    await remembered.submit('/users/sign_in', '/users/sign_in', { email, password: PASSWORD, remember_me: '1' });
+    expect((await code(remembered, codes[0])).status).toBe(303);
+    expect(remembered.lastSetCookies.find((line) => line.startsWith('pwpush_session='))).toMatch(/; Max-Age=604800;/);
+    const forgotten = await passwordStep(email);
+    expect((await code(forgotten, codes[1])).status).toBe(303);
+    expect(forgotten.lastSetCookies.find((line) => line.startsWith('pwpush_session='))).not.toMatch(/Max-Age/);
   });
 
   it('takes each recovery code once, typed in any case with spaces', async () => {
@@ -189,7 +210,7 @@ describe('two-factor authentication', () => {
     expect(await app.query('SELECT id FROM recovery_codes WHERE user_id = ?', [(await users.find(email)).id])).toEqual([]);
     const direct = await new Visitor(app.baseUrl).submit('/users/sign_in', '/users/sign_in', { email, password: PASSWORD });
     expect([direct.status, direct.location]).toEqual([303, '/users/token']);
-    expect((await app.service(SecurityLog).list((await users.find(email)).id)).events[0]).toMatchObject({
+    expect((await app.service(SecurityLog).list((await users.find(email)).id)).events[1]).toMatchObject({
       kind: 'two_factor_disabled',
       detail: { by: 'self', proof: 'password' },
     });
@@ -222,11 +243,68 @@ describe('two-factor authentication', () => {
     expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('No user with the email nobody@example.com')]);
     const direct = await new Visitor(app.baseUrl).submit('/users/sign_in', '/users/sign_in', { email, password: PASSWORD });
     expect(direct.location).toBe('/users/token');
-    expect((await app.service(SecurityLog).list((await users.find(email)).id)).events[0]).toMatchObject({
+    expect((await app.service(SecurityLog).list((await users.find(email)).id)).events[1]).toMatchObject({
       kind: 'two_factor_disabled',
       detail: { by: 'cli' },
       ip: null,
     });
+  });
+});
+
+describe('two-factor and the lockout (account emails on)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      PWP__ENABLE_USER_ACCOUNT_EMAILS: 'true',
+      PWP__MAIL__SMTP_ADDRESS: '127.0.0.1',
+      PWP__MAIL__SMTP_PORT: String(await closedSmtpPort()),
+      PWP__MAIL__MAILER_SENDER: 'pwpush@example.com',
+      PWP__HOST_DOMAIN: 'pwpush.example.com',
+      TRUST_PROXY: '127.0.0.1',
+    });
+  });
+  afterAll(() => app.close({ drop: true }));
+
+  it('counts wrong codes toward the lockout: the tenth failure locks the account and ends the sign-ins waiting for a code', async () => {
+    await app.service(UsersService).create('locked-2fa@example.com', PASSWORD);
+    const owner = new Visitor(app.baseUrl);
+    await owner.submit('/users/sign_in', '/users/sign_in', { email: 'locked-2fa@example.com', password: PASSWORD });
+    const { secret } = await turnOnTwoFactor(owner, () => app.clock.now());
+    app.clock.advance(30_000);
+    // Each from an address of its own, so that the per-address sign-in limit (10 a minute) stays out of the way.
+    const from = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });
+    const passwordStep = async (n: number): Promise<Visitor> => {
+      const visitor = new Visitor(app.baseUrl);
+      const step = await visitor.submit(
+        '/users/sign_in',
+        '/users/sign_in',
+        { email: 'locked-2fa@example.com', password: PASSWORD },
+        from(n),
+      );
+      expect(step.html).toContain('name="otp_attempt"');
+      return visitor;
+    };
+    const code = (visitor: Visitor, n: number, attempt: string) =>
+      visitor.submit('/users/sign_in', '/users/sign_in', { otp_attempt: attempt }, from(n));
+    const [first, second, third] = [await passwordStep(1), await passwordStep(2), await passwordStep(3)];
+    for (let i = 0; i < 5; i++) expect((await code(first, 1, '111111')).status).toBe(401);
+    for (let i = 0; i < 4; i++) expect((await code(second, 2, '111111')).status).toBe(401);
+    expect((await code(third, 3, '111111')).status).toBe(401);
+
+    const ended = await code(second, 2, totpCode(secret, app.clock.now()));
+    expect([ended.status, ended.html]).toEqual([401, expect.stringContaining('This sign-in has expired')]);
+    const refused = await new Visitor(app.baseUrl).submit(
+      '/users/sign_in',
+      '/users/sign_in',
+      { email: 'locked-2fa@example.com', password: PASSWORD },
+      from(4),
+    );
+    expect([refused.status, refused.html]).toEqual([401, expect.stringContaining('Incorrect email or password.')]);
+    const { id } = await app.service(UsersService).find('locked-2fa@example.com');
+    const events = (await app.service(SecurityLog).list(id)).events.map((event) => event.kind);
+    // The tenth failure locked it; the password after it was refused as a wrong one.
+    expect([events.slice(0, 2), events.filter((kind) => kind === 'two_factor_failed').length]).toEqual([['sign_in_failed', 'locked'], 10]);
   });
 });
 

@@ -17,7 +17,7 @@ export interface TwoFactorRecord {
   enabledAt: number | null;
 }
 
-/** A sign-in waiting for its code, with whose it is. */
+/** A sign-in waiting for its code, with whose it is (never a disabled or locked account's: the lockout ends it). */
 export interface PendingChallenge {
   id: number;
   attempts: number;
@@ -32,7 +32,7 @@ const ENABLE =
   'UPDATE users SET otp_enabled_at = ?, otp_last_step = ?, updated_at = ? WHERE id = ? AND otp_enabled_at IS NULL AND otp_secret IS NOT NULL';
 const CLAIM_ATTEMPT = 'UPDATE two_factor_challenges SET attempts = attempts + 1 WHERE id = ? AND attempts < ? AND expires_at > ?';
 const PENDING =
-  'SELECT c.id, c.attempts, c.remember, u.id AS user_id, u.email, u.has_webhooks FROM two_factor_challenges c JOIN users u ON u.id = c.user_id WHERE c.token_hash = ? AND c.expires_at > ? AND u.disabled_at IS NULL';
+  'SELECT c.id, c.attempts, c.remember, u.id AS user_id, u.email, u.has_webhooks FROM two_factor_challenges c JOIN users u ON u.id = c.user_id WHERE c.token_hash = ? AND c.expires_at > ? AND u.disabled_at IS NULL AND u.locked_at IS NULL';
 
 /** The TOTP columns of users, the recovery codes and the sign-ins waiting for a code; every check-and-use is one conditional statement. */
 @Injectable()

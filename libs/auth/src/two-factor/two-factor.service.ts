@@ -5,6 +5,7 @@ import { FieldCipher, randomToken } from '@app/crypto';
 import type { AuthenticatedUser } from '../authenticated-user';
 import { AccountError } from '../account.errors';
 import { type SecurityEventDetail, type SecurityEventInput, type SecurityEventKind, SecurityLog } from '../security-log';
+import { SignInService } from '../sign-in.service';
 import { hashToken, UsersService } from '../users.service';
 import { newRecoveryCodes, recoveryCode, recoveryCodeHash } from './recovery-codes';
 import { newTotpSecret, provisioningUri, totpStep } from './totp';
@@ -59,6 +60,7 @@ export class TwoFactorService {
   constructor(
     private readonly repository: TwoFactorRepository,
     private readonly users: UsersService,
+    private readonly signIns: SignInService,
     private readonly cipher: FieldCipher,
     private readonly log: SecurityLog,
     private readonly clock: Clock,
@@ -196,7 +198,8 @@ export class TwoFactorService {
     const record = await this.repository.record(pending.user.id);
     const accepted = record?.enabledAt != null ? await this.accept(record, typed, client) : null;
     if (accepted === null) {
-      if (record) await this.log.record(this.event(record, 'two_factor_failed', client, { during: 'sign_in' }));
+      // Logged as two_factor_failed, and counted toward the account's lockout as a wrong password is.
+      await this.signIns.failedSecondStep(pending.user, client);
       const left = TWO_FACTOR_LIMITS.codesPerSignIn - pending.attempts - 1;
       if (left > 0) return { wrong: left };
       await this.repository.deleteChallenge(pending.id);
