@@ -56,29 +56,19 @@ describe('logs of a full session', () => {
       await api.get(`${path}?passphrase=${secrets.passphrase}&passphrase=${secrets.wrongPassphrase}`),
       await api.get(`${path}/preview`),
       await api.get('/api/v2/pushes/active', { authorization: `Bearer ${secrets.bogusToken}` }),
-      await api.raw('POST', '/api/v2/pushes', {
-        body: `{"push":{"payload":"${secrets.malformed}"`,
-        headers: { 'content-type': 'application/json' },
-      }),
-      await api.raw('POST', '/api/v2/pushes', {
-        body: `push[payload]=${secrets.formPayload}&push[note]=${secrets.note}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
+      await api.raw('POST', '/api/v2/pushes', { body: `{"push":{"payload":"${secrets.malformed}"`, headers: { 'content-type': 'application/json' } }),
+      await api.raw('POST', '/api/v2/pushes', { body: `push[payload]=${secrets.formPayload}&push[note]=${secrets.note}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
       await api.post('/api/v2/pushes', { push: { payload: secrets.invalid, expire_after_days: 1000, passphrase: secrets.passphrase } }),
       await api.post('/api/v2/pushes', { push: { payload: secrets.invalid, kind: 'file' } }),
       await api.delete(`${path}?passphrase=${secrets.passphrase}`, bearer),
       await api.get(path, bearer),
     ];
-    expect(answers.map((answer) => answer.status)).toEqual([
-      200, 200, 200, 200, 401, 401, 200, 200, 400, 200, 401, 400, 201, 422, 401, 200, 200,
-    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 401, 401, 200, 200, 400, 200, 401, 400, 201, 422, 401, 200, 200]);
 
     // A file push: its name and bytes, its token and its download link.
     const upload = new FormData();
     upload.append('push[files][]', new Blob([secrets.fileContent]), secrets.filename);
-    const filePush = (await (await fetch(`${server.url}/api/v2/pushes`, { method: 'POST', body: upload, headers: bearer })).json()) as {
-      url_token: string;
-    };
+    const filePush = (await (await fetch(`${server.url}/api/v2/pushes`, { method: "POST", body: upload, headers: bearer })).json()) as { url_token: string };
     const [file] = (await api.get(`/api/v2/pushes/${filePush.url_token}`)).body.files as { url: string }[];
     expect(await (await fetch(file.url)).text()).toBe(secrets.fileContent);
     const link = file.url.split('/').pop()!;
@@ -90,27 +80,14 @@ describe('logs of a full session', () => {
     const cookie = form.headers.getSetCookie()[0].split(';')[0];
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
     const post = (passphrase: string) =>
-      fetch(`${pageUrl}/access`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ _csrf: csrf, passphrase }),
-      });
+      fetch(`${pageUrl}/access`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, passphrase }) });
     expect((await post(secrets.wrongPassphrase)).status).toBe(401);
     const revealed = await post(secrets.passphrase);
     expect([revealed.status, await revealed.text()]).toEqual([200, expect.stringContaining(secrets.payload)]);
     expect(await server.stop()).toBe(0);
 
     const output = server.output();
-    for (const secret of [
-      ...Object.values(secrets),
-      apiToken,
-      urlToken,
-      answers[12].body.url_token as string,
-      filePush.url_token,
-      link,
-      pagePush.url_token,
-      csrf,
-    ]) {
+    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link, pagePush.url_token, csrf]) {
       expect(output).not.toContain(secret);
     }
     const lines = output.trim().split('\n');

@@ -50,13 +50,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addTag('webhooks', 'Your endpoints for events on your pushes: signed webhooks, or mail to yourself.')
       .addTag('api-v1', "The reference's legacy API v1, deprecated: each operation names its v2 successor."),
   ).build();
-  return normalize(
-    twoFactorRequired(
-      distinctV1OperationIds(
-        closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES, autoTagControllers: false }))),
-      ),
-    ),
-  );
+  return normalize(twoFactorRequired(distinctV1OperationIds(closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES, autoTagControllers: false }))))));
 }
 
 /**
@@ -65,11 +59,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  */
 export function setupOpenApi(app: INestApplication): void {
   // The reference documents its API at /api, and its version endpoint's contract says so.
-  app
-    .getHttpAdapter()
-    .get('/api', (_request: unknown, response: { redirect(status: number, url: string): void }) =>
-      response.redirect(302, `/${OPENAPI_UI_PATH}`),
-    );
+  app.getHttpAdapter().get('/api', (_request: unknown, response: { redirect(status: number, url: string): void }) => response.redirect(302, `/${OPENAPI_UI_PATH}`));
   SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
     raw: ['json'],
@@ -127,9 +117,7 @@ function formBodies(document: OpenAPIObject): OpenAPIObject {
       const schema = operation['x-form-body'] as { properties: Record<string, Json> };
       delete operation['x-form-body'];
       const content = (operation.requestBody as { content: Record<string, unknown> }).content;
-      const fields = Object.fromEntries(
-        Object.entries(schema.properties).filter(([, field]) => field.type !== 'array' || (field.items as Json).format !== 'binary'),
-      );
+      const fields = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => field.type !== 'array' || (field.items as Json).format !== 'binary'));
       content['multipart/form-data'] = { schema };
       content['application/x-www-form-urlencoded'] = { schema: { ...schema, properties: fields } };
     }

@@ -21,11 +21,7 @@ export const TWO_FACTOR_REQUIRED =
 export function presentsCredentials(request: Request): boolean {
   const query = request.query as Record<string, unknown>;
   const body = request.body as Record<string, unknown> | undefined;
-  return (
-    CREDENTIAL_HEADERS.some((name) => request.headers[name] !== undefined) ||
-    query.access_token !== undefined ||
-    body?.access_token !== undefined
-  );
+  return CREDENTIAL_HEADERS.some((name) => request.headers[name] !== undefined) || query.access_token !== undefined || body?.access_token !== undefined;
 }
 
 /**
@@ -44,8 +40,7 @@ export class ApiAuthGuard extends AuthGuard(['bearer', 'header-pair']) {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access =
-      this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]) ?? 'anonymous-allowed';
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]) ?? 'anonymous-allowed';
     if (access === 'public') return true;
     if (!presentsCredentials(context.switchToHttp().getRequest<Request>())) {
       if (access === 'authenticated' || !this.settings.allowAnonymous) {

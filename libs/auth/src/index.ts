@@ -43,7 +43,6 @@ export {
   type TwoFactorStatus,
 } from './two-factor/two-factor.service';
 export type { PendingChallenge } from './two-factor/two-factor.repository';
-export { RECOVERY_CODES } from './two-factor/recovery-codes';
 export {
   SecurityLog,
   SECURITY_EVENT_KINDS,

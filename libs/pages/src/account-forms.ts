@@ -16,16 +16,11 @@ export function userField(request: Request, name: string): string {
 
 /** The words for each refused field of an account form. */
 export function fieldErrors(error: AccountFormError): Partial<Record<AccountField, string>> {
-  return Object.fromEntries(
-    Object.entries(error.errors).map(([field, code]) => [field, text(`account.error.${code}` satisfies TextKey, PASSWORD_LENGTH)]),
-  );
+  return Object.fromEntries(Object.entries(error.errors).map(([field, code]) => [field, text(`account.error.${code}` satisfies TextKey, PASSWORD_LENGTH)]));
 }
 
 /** Runs a form's action; a refusal of its fields becomes `refused(errors)` (the form again, 422). */
-export async function withFieldErrors<T>(
-  act: () => Promise<T>,
-  refused: (errors: Partial<Record<AccountField, string>>) => PageResult | Promise<PageResult>,
-): Promise<T | PageResult> {
+export async function withFieldErrors<T>(act: () => Promise<T>, refused: (errors: Partial<Record<AccountField, string>>) => PageResult | Promise<PageResult>): Promise<T | PageResult> {
   try {
     return await act();
   } catch (error) {
@@ -37,19 +32,9 @@ export async function withFieldErrors<T>(
 export const PASSWORD_HINT = (): string => text('account.passwordHint', PASSWORD_LENGTH);
 
 /** What a switched-off feature answers: a plain "no such page" (404), never the secret-link page. */
-export const NOT_FOUND: PageResult = {
-  view: 'message',
-  title: text('account.notFound'),
-  status: 404,
-  data: { message: text('account.notFoundText') },
-};
+export const NOT_FOUND: PageResult = { view: 'message', title: text('account.notFound'), status: 404, data: { message: text('account.notFoundText') } };
 
 /** A page saying how something ended, with a way on. */
 export function outcome(title: TextKey, message: TextKey, link?: { href: string; text: TextKey }, status = 200): PageResult {
-  return {
-    view: 'message',
-    title: text(title),
-    status,
-    data: { message: text(message), link: link && { href: link.href, text: text(link.text) } },
-  };
+  return { view: 'message', title: text(title), status, data: { message: text(message), link: link && { href: link.href, text: text(link.text) } } };
 }

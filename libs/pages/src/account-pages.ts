@@ -1,16 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  AccountError,
-  type AuthenticatedUser,
-  OidcClient,
-  RecoveryService,
-  SignInService,
-  SignUpService,
-  TOKEN_LIFETIMES_DAYS,
-  type TokenSummary,
-  UsersService,
-} from '@app/auth';
+import { AccountError, type AuthenticatedUser, OidcClient, RecoveryService, SignInService, SignUpService, TOKEN_LIFETIMES_DAYS, type TokenSummary, UsersService } from '@app/auth';
 import { asciiLowerCase, clientInfoOf, publicBaseUrl, TooManyRequestsError } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { SignInAttempts } from '@app/rate-limit';
@@ -71,8 +61,7 @@ export class AccountPages {
       await this.attempts.recordFailure(email, client.ip);
       return this.signInPage(401, text('account.wrongPassword'), email);
     }
-    if ('secondStep' in outcome)
-      return this.twoFactor.askForCode(request, response, outcome.secondStep.user, field(request, 'remember_me') === '1');
+    if ('secondStep' in outcome) return this.twoFactor.askForCode(request, response, outcome.secondStep.user, field(request, 'remember_me') === '1');
     await this.session.signIn(request, response, outcome.user, { remember: field(request, 'remember_me') === '1', method: 'password' });
     return TOKENS;
   }
@@ -108,9 +97,7 @@ export class AccountPages {
 
   async revoke(request: Request): Promise<PageResult> {
     return this.change(request, async (user, name) =>
-      (await this.users.revokeToken(user, name))
-        ? { notice: text('account.revoked', { name }) }
-        : { error: text('account.noSuchToken', { name }), status: 404 },
+      (await this.users.revokeToken(user, name)) ? { notice: text('account.revoked', { name }) } : { error: text('account.noSuchToken', { name }), status: 404 },
     );
   }
 

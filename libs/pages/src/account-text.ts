@@ -40,8 +40,7 @@ export const ACCOUNT_TEXT = {
   'signUp.checkMail': 'We sent a link to confirm your address, unless it already has an account here. Open it within 3 days, then sign in.',
 
   'firstRun.title': 'Set up this service',
-  'firstRun.intro':
-    'No account exists yet. The account you make here is the administrator. The service logged a boot code when it started: enter it to prove you run it.',
+  'firstRun.intro': 'No account exists yet. The account you make here is the administrator. The service logged a boot code when it started: enter it to prove you run it.',
   'firstRun.submit': 'Make the administrator account',
 
   'confirm.title': 'Confirm your email address',
@@ -68,8 +67,7 @@ export const ACCOUNT_TEXT = {
   'reset.done': 'Your password is changed and every session of your account has ended. Sign in with the new password.',
 
   'unlock.requestTitle': 'Unlock your account',
-  'unlock.requestIntro':
-    'After 10 failed sign-ins an account locks for an hour. Enter your address: if it is locked, we mail you a link that unlocks it now.',
+  'unlock.requestIntro': 'After 10 failed sign-ins an account locks for an hour. Enter your address: if it is locked, we mail you a link that unlocks it now.',
   'unlock.requestSubmit': 'Send the link',
   'unlock.sent': 'If that account is locked, a link to unlock it is on its way.',
   'unlock.title': 'Unlock your account',
@@ -97,8 +95,7 @@ export const ACCOUNT_TEXT = {
   'profile.languageSaved': 'Your preferred language is saved.',
   'profile.twoFactorTitle': 'Two-factor authentication',
   'profile.deleteTitle': 'Delete your account',
-  'profile.deleteWarning':
-    'Your pushes are expired and deleted, your API tokens stop working, and you are signed out everywhere. This cannot be undone.',
+  'profile.deleteWarning': 'Your pushes are expired and deleted, your API tokens stop working, and you are signed out everywhere. This cannot be undone.',
   'profile.deleteWithEmail': 'Type your address to confirm',
   'profile.deleteSubmit': 'Delete my account',
   'profile.deletedTitle': 'Account deleted',

@@ -25,9 +25,7 @@ export class PushFormRefusalFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
     const refusal =
-      exception instanceof ValidationFailedError
-        ? { errors: exception.errors, status: 422 }
-        : { errors: { files: [exception.message] }, status: 413 };
+      exception instanceof ValidationFailedError ? { errors: exception.errors, status: 422 } : { errors: { files: [exception.message] }, status: 413 };
     this.responder.send(request, response, this.pages.refusedForm(request, request.user, refusal));
   }
 }
@@ -48,12 +46,7 @@ export class OwnerPagesController {
   ) {}
 
   @Get(['', 'p/new'])
-  form(
-    @Query('kind') kind: unknown,
-    @SessionUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): void {
+  form(@Query('kind') kind: unknown, @SessionUser() user: AuthenticatedUser | undefined, @Req() request: Request, @Res() response: Response): void {
     this.responder.send(request, response, this.pages.form(user, kind));
   }
 
@@ -72,35 +65,17 @@ export class OwnerPagesController {
   }
 
   @Get('p/:url_token/preview')
-  async preview(
-    @Param('url_token') urlToken: string,
-    @Client() client: ClientInfo,
-    @SessionUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async preview(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @SessionUser() user: AuthenticatedUser | undefined, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.preview(urlToken, client, user));
   }
 
   @Get('dashboard/active')
-  async active(
-    @Query() query: PageQuery,
-    @Client() client: ClientInfo,
-    @SessionUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async active(@Query() query: PageQuery, @Client() client: ClientInfo, @SessionUser() user: AuthenticatedUser | undefined, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.dashboard(user, false, query.page, client));
   }
 
   @Get('dashboard/expired')
-  async expired(
-    @Query() query: PageQuery,
-    @Client() client: ClientInfo,
-    @SessionUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async expired(@Query() query: PageQuery, @Client() client: ClientInfo, @SessionUser() user: AuthenticatedUser | undefined, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.dashboard(user, true, query.page, client));
   }
 
@@ -128,13 +103,7 @@ export class OwnerPagesController {
   }
 
   @Post('p/:url_token/expire')
-  async expire(
-    @Param('url_token') urlToken: string,
-    @Client() client: ClientInfo,
-    @SessionUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async expire(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @SessionUser() user: AuthenticatedUser | undefined, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.expire(request, urlToken, user, client));
   }
 }

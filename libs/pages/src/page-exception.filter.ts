@@ -1,16 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  BadRequestError,
-  ForbiddenError,
-  logUnexpected,
-  MethodNotAllowedError,
-  NotFoundError,
-  PayloadTooLargeError,
-  TooManyRequestsError,
-  UnauthenticatedError,
-  ValidationFailedError,
-} from '@app/common';
+import { BadRequestError, ForbiddenError, logUnexpected, MethodNotAllowedError, NotFoundError, PayloadTooLargeError, TooManyRequestsError, UnauthenticatedError, ValidationFailedError } from '@app/common';
 import { PageResponder, type PageResult } from './page-responder';
 import { text } from './page-text';
 
@@ -36,8 +26,7 @@ export class PageExceptionFilter implements ExceptionFilter {
     if (exception instanceof NotFoundError) return GONE;
     if (exception instanceof MethodNotAllowedError) return message(405, text('error.methodNotAllowed'), text('error.openInBrowser'));
     if (exception instanceof ForbiddenError) return message(403, text('error.notAllowed'), exception.message);
-    if (exception instanceof UnauthenticatedError)
-      return { ...message(401, text('error.signInFirst'), exception.message), data: { message: exception.message, link: SIGN_IN_LINK } };
+    if (exception instanceof UnauthenticatedError) return { ...message(401, text('error.signInFirst'), exception.message), data: { message: exception.message, link: SIGN_IN_LINK } };
     if (exception instanceof BadRequestError) return message(400, text('error.badRequest'), exception.message);
     if (exception instanceof PayloadTooLargeError) return message(413, text('error.tooLarge'), exception.message);
     if (exception instanceof ValidationFailedError) return message(422, text('error.notAccepted'), exception.message);
@@ -46,8 +35,7 @@ export class PageExceptionFilter implements ExceptionFilter {
       return message(429, text('error.tooManyAttempts'), text('error.tryAgainIn', { reason, seconds: exception.retryAfterSeconds }));
     }
     if (exception instanceof HttpException && exception.getStatus() === 404) return GONE;
-    if (exception instanceof HttpException && exception.getStatus() === 429)
-      return message(429, text('error.tooManyRequests'), text('error.tooManyRequestsText'));
+    if (exception instanceof HttpException && exception.getStatus() === 429) return message(429, text('error.tooManyRequests'), text('error.tooManyRequestsText'));
     if (logUnexpected(this.logger, exception, requestId) === 'unavailable') {
       return message(503, text('error.unavailable'), text('error.unavailableText'));
     }

@@ -61,8 +61,7 @@ export class PageRenderer {
     });
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     const partials = join(PAGES_ROOT, 'views', 'partials');
-    for (const file of hbsFiles(partials))
-      this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
+    for (const file of hbsFiles(partials)) this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
     const dir = join(PAGES_ROOT, 'views');
     for (const file of hbsFiles(dir)) {
       this.views.set(basename(file, '.hbs'), this.handlebars.compile(readFileSync(join(dir, file), 'utf8'), { strict: false }));

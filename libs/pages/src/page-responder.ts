@@ -5,7 +5,8 @@ import { PageSession } from './page-session';
 
 /** What a page handler answers: a rendered view, or a redirect. */
 export type PageResult =
-  { view: View; title: string; status?: number; data?: Record<string, unknown> } | { redirect: string; status: 301 | 303 };
+  | { view: View; title: string; status?: number; data?: Record<string, unknown> }
+  | { redirect: string; status: 301 | 303 };
 
 /** Sends page results: views rendered into the layout with this response's nonce and CSRF token. */
 @Injectable()

@@ -2,14 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parse as parseCookies, serialize } from 'cookie';
 import type { Request, Response } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import {
-  type AuthenticatedUser,
-  type PendingSignIn,
-  type SessionOptions,
-  SessionsService,
-  type SignInMethodUsed,
-  SignInService,
-} from '@app/auth';
+import { type AuthenticatedUser, type PendingSignIn, type SessionOptions, SessionsService, type SignInMethodUsed, SignInService } from '@app/auth';
 import { clientInfoOf, Clock, ForbiddenError, MINUTE_MS } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { FieldCipher, randomToken } from '@app/crypto';
@@ -101,21 +94,10 @@ export class PageSession {
    * Without "remember me" the cookie lasts until the browser closes, and the session until
    * PWP__LOGIN_SESSION_TIMEOUT passes without a request.
    */
-  async signIn(
-    request: Request,
-    response: Response,
-    user: AuthenticatedUser,
-    options: SessionOptions & { method: SignInMethodUsed },
-  ): Promise<void> {
+  async signIn(request: Request, response: Response, user: AuthenticatedUser, options: SessionOptions & { method: SignInMethodUsed }): Promise<void> {
     await this.signOut(request, response);
     const lifetimeMs = SessionsService.cookieLifetimeMs(options);
-    setCookie(
-      request,
-      response,
-      SESSION_COOKIE,
-      await this.sessions.start(user, options),
-      lifetimeMs === undefined ? undefined : lifetimeMs / 1000,
-    );
+    setCookie(request, response, SESSION_COOKIE, await this.sessions.start(user, options), lifetimeMs === undefined ? undefined : lifetimeMs / 1000);
     setCookie(request, response, CSRF_COOKIE, randomToken(24));
     await this.signIns.completed(user, clientInfoOf(request), options.method);
   }
@@ -146,9 +128,7 @@ export class PageSession {
     if (value === undefined) return undefined;
     setCookie(request, response, SIGN_IN_COOKIE, '', 0);
     try {
-      const { state, nonce, codeVerifier, expiresAt } = JSON.parse(
-        this.cipher.decrypt(Buffer.from(value, 'base64url'), SIGN_IN_CONTEXT),
-      ) as PendingSignIn & { expiresAt: number };
+      const { state, nonce, codeVerifier, expiresAt } = JSON.parse(this.cipher.decrypt(Buffer.from(value, 'base64url'), SIGN_IN_CONTEXT)) as PendingSignIn & { expiresAt: number };
       return expiresAt > this.clock.now() ? { state, nonce, codeVerifier } : undefined;
     } catch {
       return undefined;

@@ -4,9 +4,7 @@ import { EN, text } from './page-text';
 
 const VIEWS = join(__dirname, '..', 'views');
 const viewFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? viewFiles(join(dir, entry.name)) : [join(dir, entry.name)],
-  );
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? viewFiles(join(dir, entry.name)) : [join(dir, entry.name)]));
 
 describe('page text', () => {
   it('fills placeholders and leaves unknown ones as they are', () => {

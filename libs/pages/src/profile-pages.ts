@@ -42,28 +42,16 @@ export class ProfilePages {
   async changeEmail(request: Request): Promise<PageResult> {
     return this.change(request, async (user) => {
       const email = userField(request, 'email');
-      const changed = await this.profiles
-        .changeEmail(user, email, userField(request, 'current_password'), clientInfoOf(request))
-        .catch(renamed({ current_password: 'email_current_password' }));
+      const changed = await this.profiles.changeEmail(user, email, userField(request, 'current_password'), clientInfoOf(request)).catch(renamed({ current_password: 'email_current_password' }));
       if (changed instanceof FailedForm) return { errors: changed.errors, email };
-      return {
-        notice:
-          changed === 'confirm' ? text('profile.emailConfirm') : text('profile.emailChanged', { email: asciiLowerCase(email.trim()) }),
-      };
+      return { notice: changed === 'confirm' ? text('profile.emailConfirm') : text('profile.emailChanged', { email: asciiLowerCase(email.trim()) }) };
     });
   }
 
   async changePassword(request: Request): Promise<PageResult> {
     return this.change(request, async (user) => {
       const changed = await this.profiles
-        .changePassword(
-          user,
-          userField(request, 'current_password'),
-          userField(request, 'password'),
-          userField(request, 'password_confirmation'),
-          clientInfoOf(request),
-          this.session.token(request),
-        )
+        .changePassword(user, userField(request, 'current_password'), userField(request, 'password'), userField(request, 'password_confirmation'), clientInfoOf(request), this.session.token(request))
         .catch(renamed({}));
       return changed instanceof FailedForm ? { errors: changed.errors } : { notice: text('profile.passwordChanged') };
     });
@@ -81,9 +69,7 @@ export class ProfilePages {
     this.session.checkCsrf(request);
     const user = await this.session.user(request);
     if (!user) return this.signInFirst;
-    const confirmed = await this.profiles
-      .confirmDeletion(user, userField(request, 'current_password'))
-      .catch(renamed({ current_password: 'delete' }));
+    const confirmed = await this.profiles.confirmDeletion(user, userField(request, 'current_password')).catch(renamed({ current_password: 'delete' }));
     if (confirmed instanceof FailedForm) return this.page(user, { errors: confirmed.errors });
     await this.pushes.deleteAllOwnedBy(user.id);
     await this.profiles.delete(user, clientInfoOf(request));
@@ -101,11 +87,7 @@ export class ProfilePages {
   private async page(user: AuthenticatedUser, result: FormOutcome = {}): Promise<PageResult> {
     const profile = await this.profiles.profile(user);
     const names = new Intl.DisplayNames(['en'], { type: 'language' });
-    const languages = LANGUAGE_CODES.map((code) => ({
-      code,
-      name: new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? names.of(code) ?? code,
-      selected: code === profile.preferredLanguage,
-    }));
+    const languages = LANGUAGE_CODES.map((code) => ({ code, name: new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? names.of(code) ?? code, selected: code === profile.preferredLanguage }));
     return {
       view: 'account',
       title: text('profile.title'),

@@ -27,45 +27,25 @@ export class RecipientPagesController {
   @Get(':url_token')
   // Reveals the secret when the sender chose no retrieval step.
   @RevealsSecret()
-  async open(
-    @Param('url_token') urlToken: string,
-    @Client() client: ClientInfo,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async open(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.open(urlToken, client, false));
   }
 
   @Get(':url_token/r')
-  async openWithStep(
-    @Param('url_token') urlToken: string,
-    @Client() client: ClientInfo,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async openWithStep(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.open(urlToken, client, true));
   }
 
   @Post([':url_token/r', ':url_token/access'])
   @HttpCode(200)
-  async reveal(
-    @Param('url_token') urlToken: string,
-    @Client() client: ClientInfo,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async reveal(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.session.checkCsrf(request);
     this.responder.send(request, response, await this.pages.reveal(urlToken, passphraseOf(request), client));
   }
 
   @Post(':url_token/delete')
   @HttpCode(200)
-  async delete(
-    @Param('url_token') urlToken: string,
-    @Client() client: ClientInfo,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async delete(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.session.checkCsrf(request);
     this.responder.send(request, response, await this.pages.delete(urlToken, passphraseOf(request), client));
   }

@@ -6,6 +6,7 @@ import { GONE, message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 import { text } from './page-text';
 
+
 /**
  * The recipient's pages behind html_url. A GET never consumes a view unless the sender chose no
  * retrieval step (and set no passphrase): link previews and mail scanners fetch links, people
@@ -33,14 +34,12 @@ export class RecipientPages {
     try {
       pushed = await this.pushes.retrieve(urlToken, passphrase, client);
     } catch (error) {
-      if (error instanceof PassphraseRequiredError)
-        return revealForm(await this.pushes.peek(urlToken, client), this.clock.now(), text('recipient.wrongPassphrase'));
+      if (error instanceof PassphraseRequiredError) return revealForm(await this.pushes.peek(urlToken, client), this.clock.now(), text('recipient.wrongPassphrase'));
       throw error;
     }
     if (pushed.expired) return GONE;
     // Only http(s) URLs are ever accepted at creation; checked again before sending anyone there.
-    if (pushed.kind === 'url')
-      return pushed.payload !== null && isWebUrl(pushed.payload) ? { redirect: pushed.payload, status: 303 } : GONE;
+    if (pushed.kind === 'url') return pushed.payload !== null && isWebUrl(pushed.payload) ? { redirect: pushed.payload, status: 303 } : GONE;
     return { view: 'secret', title: text('recipient.secretTitle'), data: await secretModel(pushed, this.clock.now()) };
   }
 
@@ -70,10 +69,7 @@ async function secretModel(pushed: RetrievedPushResponse, now: number): Promise<
   return {
     token: pushed.url_token,
     text: pushed.kind === 'text' || (pushed.kind === 'file' && payload !== '') ? payload : undefined,
-    qr:
-      pushed.kind === 'qr'
-        ? { image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 320 }), text: payload }
-        : undefined,
+    qr: pushed.kind === 'qr' ? { image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 320 }), text: payload } : undefined,
     files: pushed.files.map((file) => ({ ...file, sizeText: formatSize(file.size) })),
     deletable: pushed.deletable_by_viewer === true && pushed.views_remaining > 0,
     passphrase: pushed.passphrase_protected,
@@ -100,7 +96,6 @@ function timeLeft(push: PushResponse, now: number): string {
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
-  const [value, unit] =
-    bytes < 1024 ** 2 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
+  const [value, unit] = bytes < 1024 ** 2 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
   return `${value.toFixed(1)} ${unit}`;
 }

@@ -24,9 +24,7 @@ export class RecoveryPages {
   ) {}
 
   resetRequestForm(): PageResult {
-    return this.recovery.available
-      ? emailRequest('reset.requestTitle', 'reset.requestIntro', '/users/password/new', 'reset.requestSubmit')
-      : NOT_FOUND;
+    return this.recovery.available ? emailRequest('reset.requestTitle', 'reset.requestIntro', '/users/password/new', 'reset.requestSubmit') : NOT_FOUND;
   }
 
   async requestReset(request: Request): Promise<PageResult> {
@@ -49,12 +47,7 @@ export class RecoveryPages {
     const token = formField(request, 'reset_password_token') ?? '';
     return withFieldErrors(
       async () => {
-        const reset = await this.recovery.reset(
-          token,
-          userField(request, 'password'),
-          userField(request, 'password_confirmation'),
-          clientInfoOf(request),
-        );
+        const reset = await this.recovery.reset(token, userField(request, 'password'), userField(request, 'password_confirmation'), clientInfoOf(request));
         if (!reset) return BAD_LINK;
         if (reset.secondStepDue) return outcome('reset.doneTitle', 'reset.done', SIGN_IN_LINK);
         await this.session.signIn(request, response, reset.user, { method: 'reset' });
@@ -65,9 +58,7 @@ export class RecoveryPages {
   }
 
   unlockRequestForm(): PageResult {
-    return this.recovery.available
-      ? emailRequest('unlock.requestTitle', 'unlock.requestIntro', '/users/unlock/new', 'unlock.requestSubmit')
-      : NOT_FOUND;
+    return this.recovery.available ? emailRequest('unlock.requestTitle', 'unlock.requestIntro', '/users/unlock/new', 'unlock.requestSubmit') : NOT_FOUND;
   }
 
   async requestUnlock(request: Request): Promise<PageResult> {
@@ -86,17 +77,10 @@ export class RecoveryPages {
   async unlock(request: Request): Promise<PageResult> {
     if (!this.recovery.available) return NOT_FOUND;
     this.session.checkCsrf(request);
-    return (await this.recovery.unlock(formField(request, 'unlock_token') ?? '', clientInfoOf(request)))
-      ? outcome('unlock.doneTitle', 'unlock.done', SIGN_IN_LINK)
-      : BAD_LINK;
+    return (await this.recovery.unlock(formField(request, 'unlock_token') ?? '', clientInfoOf(request))) ? outcome('unlock.doneTitle', 'unlock.done', SIGN_IN_LINK) : BAD_LINK;
   }
 }
 
 function resetPage(token: string, errors?: Partial<Record<AccountField, string>>): PageResult {
-  return {
-    view: 'reset-password',
-    title: text('reset.title'),
-    status: errors ? 422 : 200,
-    data: { token, errors, passwordHint: PASSWORD_HINT() },
-  };
+  return { view: 'reset-password', title: text('reset.title'), status: errors ? 422 : 200, data: { token, errors, passwordHint: PASSWORD_HINT() } };
 }

@@ -23,6 +23,4 @@ export class SessionUserGuard implements CanActivate {
 }
 
 /** The signed-in person (see SessionUserGuard), or undefined. */
-export const SessionUser = createParamDecorator(
-  (_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<PageRequest>().user,
-);
+export const SessionUser = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<PageRequest>().user);

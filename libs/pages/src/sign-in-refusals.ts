@@ -11,9 +11,6 @@ export function refusal(reason: RefusalReason): PageResult {
     view: 'message',
     title: text('account.notSignedIn'),
     status: reason === 'unavailable' ? 503 : 403,
-    data: {
-      message: text(`account.refused.${reason}` satisfies TextKey),
-      link: { href: '/users/sign_in', text: text('account.backToSignIn') },
-    },
+    data: { message: text(`account.refused.${reason}` satisfies TextKey), link: { href: '/users/sign_in', text: text('account.backToSignIn') } },
   };
 }

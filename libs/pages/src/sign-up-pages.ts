@@ -58,12 +58,7 @@ export class SignUpPages {
     if (!(await this.firstRun.needed())) return SIGN_IN;
     this.session.checkCsrf(request);
     const email = userField(request, 'email');
-    const input = {
-      bootCode: formField(request, 'boot_code') ?? '',
-      email,
-      password: userField(request, 'password'),
-      passwordConfirmation: userField(request, 'password_confirmation'),
-    };
+    const input = { bootCode: formField(request, 'boot_code') ?? '', email, password: userField(request, 'password'), passwordConfirmation: userField(request, 'password_confirmation') };
     return withFieldErrors(
       async () => {
         const user = await this.firstRun.redeem(input, clientInfoOf(request));
@@ -88,9 +83,7 @@ export class SignUpPages {
   }
 
   resendForm(): PageResult {
-    return this.signUps.confirmsByMail
-      ? emailRequest('confirm.resendTitle', 'confirm.resendIntro', '/users/confirmation/new', 'confirm.resendSubmit')
-      : NOT_FOUND;
+    return this.signUps.confirmsByMail ? emailRequest('confirm.resendTitle', 'confirm.resendIntro', '/users/confirmation/new', 'confirm.resendSubmit') : NOT_FOUND;
   }
 
   async resend(request: Request): Promise<PageResult> {
@@ -105,21 +98,11 @@ export class SignUpPages {
 export const BAD_LINK: PageResult = outcome('link.badTitle', 'link.bad', { href: '/users/sign_in', text: 'account.backToSignIn' }, 404);
 
 function signUpPage(email = '', errors?: Errors): PageResult {
-  return {
-    view: 'sign-up',
-    title: text('signUp.title'),
-    status: errors ? 422 : 200,
-    data: { email, errors, passwordHint: PASSWORD_HINT() },
-  };
+  return { view: 'sign-up', title: text('signUp.title'), status: errors ? 422 : 200, data: { email, errors, passwordHint: PASSWORD_HINT() } };
 }
 
 function firstRunPage(email = '', errors?: Errors): PageResult {
-  return {
-    view: 'first-run',
-    title: text('firstRun.title'),
-    status: errors ? 422 : 200,
-    data: { email, errors, passwordHint: PASSWORD_HINT() },
-  };
+  return { view: 'first-run', title: text('firstRun.title'), status: errors ? 422 : 200, data: { email, errors, passwordHint: PASSWORD_HINT() } };
 }
 
 /** The page behind a mailed link: a button that POSTs its token (a GET changes nothing). */

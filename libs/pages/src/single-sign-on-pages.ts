@@ -42,9 +42,7 @@ export class SingleSignOnPages {
   async callback(request: Request, response: Response): Promise<PageResult> {
     const pending = this.session.takeSignIn(request, response);
     if (!pending) {
-      this.logger.warn(
-        'Single sign-on refused: the callback came without a current sign-in cookie (expired, replayed, or started elsewhere).',
-      );
+      this.logger.warn('Single sign-on refused: the callback came without a current sign-in cookie (expired, replayed, or started elsewhere).');
       return refusal('failed');
     }
     let signIn;
