@@ -1710,6 +1710,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer. */
             408: {
                 headers: {
@@ -1835,6 +1846,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -1906,6 +1928,17 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
                     "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1993,6 +2026,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No push has this token. */
@@ -2087,7 +2131,7 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
+            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2187,7 +2231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The push belongs to someone else (or to nobody). */
+            /** @description The push belongs to someone else (or to nobody). Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2323,6 +2367,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No such push, or the link is not a valid, current link for one of its files. */
             404: {
                 headers: {
@@ -2435,7 +2490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The push belongs to someone else (or to nobody). */
+            /** @description The push belongs to someone else (or to nobody). Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -2541,6 +2596,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No push has this token. */
             404: {
                 headers: {
@@ -2635,6 +2701,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
             429: {
                 headers: {
@@ -2694,6 +2771,17 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
                     "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +2853,17 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
                     "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2846,6 +2945,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No endpoint of yours has this id. */
             404: {
                 headers: {
@@ -2915,6 +3025,17 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
                     "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2999,6 +3120,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -3140,6 +3272,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
@@ -3215,6 +3358,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -3300,6 +3454,17 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
@@ -3376,7 +3541,7 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
+            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3474,7 +3639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The push belongs to someone else (or to nobody). */
+            /** @description The push belongs to someone else (or to nobody). Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -3545,6 +3710,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
@@ -3625,6 +3801,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -3766,6 +3953,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
@@ -3841,6 +4039,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -3926,6 +4135,17 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
@@ -4002,7 +4222,7 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
+            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -4100,7 +4320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The push belongs to someone else (or to nobody). */
+            /** @description The push belongs to someone else (or to nobody). Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -4171,6 +4391,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
@@ -4251,6 +4482,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -4392,6 +4634,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
@@ -4467,6 +4720,17 @@ export interface operations {
             };
             /** @description The API token sent is not valid, or one is needed and none was sent. */
             401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
@@ -4552,6 +4816,17 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */
             404: {
                 headers: {
@@ -4628,7 +4903,7 @@ export interface operations {
                     "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. */
+            /** @description The caller is authenticated but neither the owner nor allowed as a viewer. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -4726,7 +5001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The push belongs to someone else (or to nobody). */
+            /** @description The push belongs to someone else (or to nobody). Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
             403: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
@@ -4797,6 +5072,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No push has this token, or API v1 is turned off here (PWP__API_V1__ENABLED=false). */

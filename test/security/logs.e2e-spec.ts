@@ -6,6 +6,7 @@ import { startMailpit } from '../support/mailpit';
 import { CLI_MAIN, runNode, startServer, waitForOutput } from '../support/server-process';
 import { TEST_MASTER_KEY } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { listedCodes, totpCode, turnOnTwoFactor } from '../support/two-factor';
 import { Visitor } from '../support/visitor';
 
 /**
@@ -158,5 +159,42 @@ describe('logs of a full session', () => {
       await mailpit.stop();
       await fresh.drop();
     }
+  });
+
+  it("never contain a two-factor key, code or recovery code, a password or a sign-in's cookies", async () => {
+    const password = 'Password-5c1e-Serow';
+    const env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-logs-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+    await runNode(CLI_MAIN, ['users:create', '--email', 'logs-2fa@example.com', '--password', password], env);
+    const server = await startServer({ ...env, LOG_LEVEL: 'debug' });
+    const signIn = async (): Promise<Visitor> => {
+      const visitor = new Visitor(server.url);
+      await visitor.submit('/users/sign_in', '/users/sign_in', { email: 'logs-2fa@example.com', password });
+      return visitor;
+    };
+    const owner = await signIn();
+    const { secret, codes } = await turnOnTwoFactor(owner);
+    const setupCode = totpCode(secret);
+    const seen = [secret, secret.replace(/ /g, ''), ...codes, setupCode, password];
+    const step = await signIn();
+    seen.push(step.cookies.get('pwpush_2fa')!);
+    const wrong = setupCode === '918273' ? '918274' : '918273';
+    seen.push(wrong);
+    expect((await step.submit('/users/sign_in', '/users/sign_in', { otp_attempt: wrong })).status).toBe(401);
+    expect((await step.submit('/users/sign_in', '/users/sign_in', { otp_attempt: codes[0] })).status).toBe(303);
+    seen.push(step.cookies.get('pwpush_session')!);
+    const renewed = listedCodes(
+      (await owner.submit('/user/two_factor', '/user/two_factor/backup_codes', { current_password: password })).html,
+    );
+    seen.push(...renewed);
+    const off = await owner.submit('/user/two_factor', '/user/two_factor', { _method: 'delete', code: renewed[5] });
+    expect(off.html).toContain('Two-factor authentication is off.');
+    expect(await server.stop()).toBe(0);
+
+    const output = server.output();
+    expect(output).toContain('/user/two_factor/backup_codes');
+    // A 6-digit code could be a part of a longer number (a timestamp): only a number of its own would be the code.
+    const appears = (value: string): boolean =>
+      /^\d{6}$/.test(value) ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(output) : output.includes(value);
+    for (const value of seen) expect([value, appears(value)]).toEqual([value, false]);
   });
 });

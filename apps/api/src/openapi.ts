@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ApiV1Module } from '@app/api-v1';
-import { addSecuritySchemes } from '@app/auth';
+import { addSecuritySchemes, TWO_FACTOR_REQUIRED } from '@app/auth';
 import { NotificationsModule } from '@app/notifications';
 import { PushesModule } from '@app/pushes';
 import { VersionModule } from '@app/version';
@@ -50,7 +50,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .addTag('webhooks', 'Your endpoints for events on your pushes: signed webhooks, or mail to yourself.')
       .addTag('api-v1', "The reference's legacy API v1, deprecated: each operation names its v2 successor."),
   ).build();
-  return normalize(distinctV1OperationIds(closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES, autoTagControllers: false })))));
+  return normalize(twoFactorRequired(distinctV1OperationIds(closeResponseSchemas(formBodies(SwaggerModule.createDocument(app, config, { include: API_MODULES, autoTagControllers: false }))))));
 }
 
 /**
@@ -135,6 +135,44 @@ function distinctV1OperationIds(document: OpenAPIObject): OpenAPIObject {
     if (collection === undefined) continue;
     for (const operation of Object.values(operations as Json)) {
       if (isObject(operation) && typeof operation.operationId === 'string') operation.operationId += collection.toUpperCase();
+    }
+  }
+  return document;
+}
+
+const TWO_FACTOR_403 =
+  'Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on.';
+
+/**
+ * Every operation that takes a token may answer 403 under PWP__REQUIRE_MFA (the guard's, before
+ * the handler): added to the operation's own 403, or as its 403.
+ */
+function twoFactorRequired(document: OpenAPIObject): OpenAPIObject {
+  const example = { summary: 'Two-factor authentication required', value: { error: TWO_FACTOR_REQUIRED } };
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path as Json)) {
+      if (
+        !isObject(operation) ||
+        !isObject(operation.responses) ||
+        !(operation.security as Json[] | undefined)?.some((requirement) => 'bearer' in requirement)
+      )
+        continue;
+      const own = operation.responses['403'] as { description: string; content: { 'application/json': { examples?: Json } } } | undefined;
+      if (own) {
+        own.description = `${own.description} Or: ${TWO_FACTOR_403[0].toLowerCase()}${TWO_FACTOR_403.slice(1)}`;
+        own.content['application/json'].examples = { ...(own.content['application/json'].examples ?? {}), twoFactorRequired: example };
+      } else {
+        const requestId = Object.values(operation.responses)
+          .map((response) => (response as { headers?: Json }).headers?.['X-Request-Id'])
+          .find(Boolean);
+        operation.responses['403'] = {
+          description: TWO_FACTOR_403,
+          ...(requestId ? { headers: { 'X-Request-Id': requestId } } : {}),
+          content: {
+            'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' }, examples: { twoFactorRequired: example } },
+          },
+        };
+      }
     }
   }
   return document;

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AccountError, TOKEN_LIFETIMES_DAYS, UsersService } from '@app/auth';
+import { AccountError, TOKEN_LIFETIMES_DAYS, TwoFactorService, UsersService } from '@app/auth';
 import { Settings } from '@app/config';
 import { dataSourceOptions, openDataSource, runMigrations } from '@app/database';
 import { ExpirySweepService, PushExpiry } from '@app/pushes';
@@ -172,6 +172,15 @@ export const COMMANDS: Record<string, Command> = {
         const expired = await app.get(PushExpiry).expireAllOwnedBy(user.id);
         await users.delete(user.email);
         print({ email: user.email, deleted: true, expired_pushes: expired });
+      }),
+  },
+  'users:reset-2fa': {
+    summary: "turn off a person's two-factor authentication (for one who lost both their app and their recovery codes); they set it up again after signing in",
+    flags: { email: EMAIL },
+    run: (flags, settings) =>
+      withServices(settings, async (app) => {
+        const { email, was_on } = await app.get(TwoFactorService).reset(flags.email!, 'cli');
+        print({ email, two_factor: 'off', was_on });
       }),
   },
 };

@@ -2,12 +2,17 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
-import { isUnavailableError, ServiceUnavailableError, UnauthenticatedError } from '@app/common';
+import { ForbiddenError, isUnavailableError, ServiceUnavailableError, UnauthenticatedError } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { Access, ACCESS_KEY } from './access.decorators';
 import { AuthenticatedUser } from './authenticated-user';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 const CREDENTIAL_HEADERS = ['authorization', 'x-user-token', 'x-user-email'];
+
+/** PWP__REQUIRE_MFA: what a token of someone without two-factor gets on every call. */
+export const TWO_FACTOR_REQUIRED =
+  "Two-factor authentication is required. Sign in on this service's pages and turn it on under Your account (/user/two_factor); this token works again once it is on.";
 
 /**
  * Whether the request carries any credential; one that is sent must be valid, even on public routes.
@@ -21,13 +26,15 @@ export function presentsCredentials(request: Request): boolean {
 
 /**
  * Global guard. Routes are anonymous-allowed unless marked @Authenticated() or @Public();
- * PWP__ALLOW_ANONYMOUS=false makes every non-public route need a token.
+ * PWP__ALLOW_ANONYMOUS=false makes every non-public route need a token. Under PWP__REQUIRE_MFA,
+ * a valid token of someone who signs in with a password and has not turned two-factor on gets 403.
  */
 @Injectable()
 export class ApiAuthGuard extends AuthGuard(['bearer', 'header-pair']) {
   constructor(
     private readonly reflector: Reflector,
     @InjectSettings() private readonly settings: Settings,
+    private readonly twoFactor: TwoFactorService,
   ) {
     super();
   }
@@ -41,7 +48,10 @@ export class ApiAuthGuard extends AuthGuard(['bearer', 'header-pair']) {
       }
       return true;
     }
-    return (await super.canActivate(context)) as boolean;
+    const allowed = (await super.canActivate(context)) as boolean;
+    const { user } = context.switchToHttp().getRequest<Request & { user?: AuthenticatedUser }>();
+    if (allowed && user && (await this.twoFactor.mustSetUp(user))) throw new ForbiddenError(TWO_FACTOR_REQUIRED);
+    return allowed;
   }
 
   override handleRequest<T = AuthenticatedUser>(error: unknown, user: T | false): T {

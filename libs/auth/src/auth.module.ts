@@ -21,13 +21,17 @@ import { SessionEntity } from './session.entity';
 import { SessionsService } from './sessions.service';
 import { SignInService } from './sign-in.service';
 import { BearerStrategy, HeaderPairStrategy } from './strategies';
+import { RecoveryCodeEntity } from './two-factor/recovery-code.entity';
+import { TwoFactorChallengeEntity } from './two-factor/two-factor-challenge.entity';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
+import { TwoFactorService } from './two-factor/two-factor.service';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 import { WebhookOwners } from './webhook-owners';
 
 @Module({
-  imports: [PassportModule, EventsModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity])],
+  imports: [PassportModule, EventsModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity, RecoveryCodeEntity, TwoFactorChallengeEntity])],
   providers: [
     UsersRepository,
     AccountsRepository,
@@ -36,6 +40,8 @@ import { WebhookOwners } from './webhook-owners';
     SignInService,
     SecurityLog,
     SecondStep,
+    TwoFactorRepository,
+    TwoFactorService,
     AccountMails,
     Lockout,
     SignUpService,
@@ -46,7 +52,7 @@ import { WebhookOwners } from './webhook-owners';
     HeaderPairStrategy,
     WebhookOwners,
   ],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, SignUpService, FirstRunService, RecoveryService, ProfileService, WebhookOwners],
+  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, WebhookOwners],
 })
 export class AuthModule {}
 

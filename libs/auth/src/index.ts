@@ -2,11 +2,12 @@
  * Authentication: users, API tokens (random, shown once, stored as SHA-256, optionally expiring),
  * the bearer and legacy header-pair strategies, the global guard with its access decorators, the
  * pages' sessions (a row per signed-in browser), who a person signing in is (SignInService: a
- * password, or single sign-on; and whether a second step is due, SecondStep), each person's
- * security log (SecurityLog), and the OpenID Connect client (oidc/).
+ * password, or single sign-on; and whether a second step is due, SecondStep), two-factor
+ * authentication (two-factor/: TOTP, recovery codes, the second step's challenges,
+ * PWP__REQUIRE_MFA), each person's security log (SecurityLog), and the OpenID Connect client (oidc/).
  */
 export * from './access.decorators';
-export { presentsCredentials } from './api-auth.guard';
+export { presentsCredentials, TWO_FACTOR_REQUIRED } from './api-auth.guard';
 export * from './auth.openapi';
 export * from './account.errors';
 export * from './auth.module';
@@ -32,6 +33,16 @@ export { ProfileService, LANGUAGE_CODES, type Profile } from './profile.service'
 export { AccountFormError, type AccountField, type AccountFieldError } from './account-rules';
 export { LOCKOUT, type ClientSeen } from './lockout';
 export { LINK_LIFETIMES_MS } from './account-mails';
+export {
+  TwoFactorService,
+  TWO_FACTOR_LIMITS,
+  type ChallengeAnswer,
+  type Proof,
+  type SetupKey,
+  type TwoFactorClient,
+  type TwoFactorStatus,
+} from './two-factor/two-factor.service';
+export type { PendingChallenge } from './two-factor/two-factor.repository';
 export {
   SecurityLog,
   SECURITY_EVENT_KINDS,

@@ -22,6 +22,7 @@ export const SECURITY_EVENT_KINDS = [
   'two_factor_disabled',
   'two_factor_failed',
   'recovery_code_used',
+  'recovery_codes_generated',
   'admin_granted',
   'admin_revoked',
 ] as const;

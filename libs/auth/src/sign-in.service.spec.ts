@@ -2,7 +2,7 @@ import { Clock } from '@app/common';
 import { loadSettings } from '@app/config';
 import type { AccountsRepository } from './accounts.repository';
 import type { Lockout } from './lockout';
-import { SecondStep } from './second-step';
+import type { SecondStep } from './second-step';
 import type { SecurityLog } from './security-log';
 import { type ProviderIdentity, SignInService } from './sign-in.service';
 import type { UserEntity } from './user.entity';
@@ -12,7 +12,7 @@ import type { UsersService } from './users.service';
 const ISSUER = 'https://id.example.com';
 const KELVIN = '\u212A';
 /** The account fields single sign-on does not read. */
-const NEVER_SIGNED_IN = { admin: false, confirmedAt: null, unconfirmedEmail: null, failedAttempts: 0, lockedAt: null, preferredLanguage: null, lastSignInAt: null, lastSignInIp: null };
+const NEVER_SIGNED_IN = { admin: false, confirmedAt: null, unconfirmedEmail: null, failedAttempts: 0, lockedAt: null, preferredLanguage: null, lastSignInAt: null, lastSignInIp: null, otpSecret: null, otpEnabledAt: null, otpLastStep: null };
 
 /** The repository's contract in memory: emails compared exactly, as UsersRepository.findByEmail does on every engine. */
 class InMemoryUsers {
@@ -41,7 +41,7 @@ describe('SignInService.withIdentity', () => {
       {} as UsersService,
       users as unknown as UsersRepository,
       new Clock(),
-      new SecondStep(),
+      {} as SecondStep,
       {} as Lockout,
       { record: () => Promise.resolve() } as unknown as SecurityLog,
       {} as AccountsRepository,

@@ -60,6 +60,18 @@ export class UserEntity {
   @Column({ name: 'last_sign_in_ip', type: 'varchar', length: 45, nullable: true })
   lastSignInIp!: string | null;
 
+  /** The TOTP secret, sealed with the master key (TwoFactorService): present during setup and while two-factor is on. */
+  @Column({ name: 'otp_secret', type: 'blob', nullable: true, select: false })
+  otpSecret!: Buffer | null;
+
+  /** When two-factor authentication was turned on; null: off. */
+  @Column({ name: 'otp_enabled_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  otpEnabledAt!: number | null;
+
+  /** The TOTP time step of the last code accepted: only a later one is accepted (no replay). */
+  @Column({ name: 'otp_last_step', type: 'bigint', nullable: true, transformer: epochMillis })
+  otpLastStep!: number | null;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
   createdAt!: number;
 

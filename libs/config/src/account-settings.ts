@@ -65,7 +65,8 @@ export const ACCOUNTS = group({
     requireMfa: flag({
       name: 'PWP__REQUIRE_MFA',
       default: false,
-      meaning: 'true: everyone who signs in with a password must turn two-factor authentication on before anything else; their API tokens answer 403 until they do.',
+      meaning:
+        'true: everyone who signs in with a password must turn two-factor authentication on before anything else; their API tokens answer 403 until they do. People who sign in only by single sign-on are exempt (their provider decides); see docs/accounts.md.',
     }),
   },
 });

@@ -98,6 +98,11 @@ describe('FieldCipher', () => {
       }
     });
 
+    it('derives a purpose\'s key from every key of the ring, the current one first', () => {
+      expect(rotated.deriveKeys('p')).toEqual([new FieldCipher(NEW_KEY).deriveKey('p'), before.deriveKey('p')]);
+      expect(rotated.deriveKeys('p')[0]).not.toEqual(rotated.deriveKeys('q')[0]);
+    });
+
     it('gives different keys different ids', () => {
       const idOf = (cipher: FieldCipher) => cipher.encrypt('', CONTEXT).subarray(KEY_ID.start, KEY_ID.end).toString('hex');
       expect(new Set([idOf(before), idOf(rotated), idOf(new FieldCipher(OTHER_KEY))]).size).toBe(3);

@@ -74,6 +74,18 @@ export class FieldCipher {
    * with HKDF, so one secret serves and rotating it rotates them all.
    */
   deriveKey(purpose: string): Buffer {
-    return Buffer.from(hkdfSync('sha256', this.current.secret, Buffer.alloc(0), `pwpush:${purpose}`, 32));
+    return derive(this.current.secret, purpose);
   }
+
+  /**
+   * The key for `purpose` derived from each key of the ring, the current one first: a keyed hash
+   * written before a rotation is still recognised under the key it was written with.
+   */
+  deriveKeys(purpose: string): Buffer[] {
+    return [this.current, ...[...this.byId.values()].filter((key) => key !== this.current)].map((key) => derive(key.secret, purpose));
+  }
+}
+
+function derive(secret: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `pwpush:${purpose}`, 32));
 }

@@ -9,6 +9,7 @@ import type { PageResult } from './page-responder';
 import { formField, PageSession } from './page-session';
 import { text } from './page-text';
 import { refusal } from './sign-in-refusals';
+import { TwoFactorPages } from './two-factor-pages';
 
 const SIGN_IN_PATH = '/users/sign_in';
 const SIGN_IN: PageResult = { redirect: SIGN_IN_PATH, status: 303 };
@@ -36,6 +37,7 @@ export class AccountPages {
     private readonly oidc: OidcClient,
     private readonly session: PageSession,
     private readonly attempts: SignInAttempts,
+    private readonly twoFactor: TwoFactorPages,
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
@@ -48,6 +50,7 @@ export class AccountPages {
     if (this.settings.accounts.disableLogins) return NOT_FOUND;
     this.session.checkCsrf(request);
     if (!this.signIns.passwordSignIn) return refusal('password-sign-in-off');
+    if (formField(request, 'otp_attempt') !== undefined) return this.twoFactor.answerCode(request, response);
     const email = asciiLowerCase(field(request, 'email').trim());
     const client = clientInfoOf(request);
     const blockedFor = await this.attempts.blockedFor(email, client.ip);
@@ -58,8 +61,7 @@ export class AccountPages {
       await this.attempts.recordFailure(email, client.ip);
       return this.signInPage(401, text('account.wrongPassword'), email);
     }
-    // Two-factor's entry point: keep who passed the password (sealed, short-lived) and answer the code form.
-    if ('secondStep' in outcome) throw new Error('A second sign-in step is due, but no page asks for it.');
+    if ('secondStep' in outcome) return this.twoFactor.askForCode(request, response, outcome.secondStep.user, field(request, 'remember_me') === '1');
     await this.session.signIn(request, response, outcome.user, { remember: field(request, 'remember_me') === '1', method: 'password' });
     return TOKENS;
   }

@@ -276,7 +276,7 @@ function auditRow(entry: AuditEntryResponse) {
   };
 }
 
-/** The QR code's SVG as an image with a name, for screen readers. */
-function labelledSvg(svg: string, label: string): string {
+/** The QR code's SVG as an image with a name, for screen readers (the two-factor setup's too). */
+export function labelledSvg(svg: string, label: string): string {
   return svg.replace('<svg ', `<svg role="img" aria-label="${label.replace(/[&"<>]/g, '')}" focusable="false" class="qr-code" `);
 }

@@ -26,7 +26,11 @@ export type View =
   | 'link-action'
   | 'email-request'
   | 'reset-password'
-  | 'account';
+  | 'account'
+  | 'two-factor'
+  | 'two-factor-codes'
+  | 'two-factor-verify'
+  | 'two-factor-sign-in';
 
 /** What every page gets besides its own data. */
 export interface PageContext {

@@ -140,12 +140,12 @@ export class PageSession {
   }
 }
 
-/** `name`, with the __Host- prefix over https. */
+/** `name`, with the __Host- prefix over https (cookieOf and setCookie use it: the pages' other cookies get the same flags). */
 function cookieName(request: Request, name: string): string {
   return request.secure ? `${HOST_PREFIX}${name}` : name;
 }
 
-function cookieOf(request: Request, name: string): string | undefined {
+export function cookieOf(request: Request, name: string): string | undefined {
   return parseCookies(request.headers.cookie ?? '')[cookieName(request, name)];
 }
 
@@ -157,7 +157,7 @@ function sessionToken(request: Request): string | undefined {
   return legacy && LEGACY_SESSION_TOKEN.test(legacy) ? legacy : undefined;
 }
 
-function setCookie(request: Request, response: Response, name: string, value: string, maxAgeSeconds?: number): void {
+export function setCookie(request: Request, response: Response, name: string, value: string, maxAgeSeconds?: number): void {
   const options = { httpOnly: true, secure: request.secure, sameSite: 'lax', path: '/', maxAge: maxAgeSeconds } as const;
   response.append('Set-Cookie', serialize(cookieName(request, name), value, options));
 }

@@ -1,4 +1,5 @@
 import { ACCOUNT_TEXT } from './account-text';
+import { TWO_FACTOR_TEXT } from './two-factor-text';
 
 /**
  * The pages' English text, in one place: views say `{{t "key"}}` and handlers `text(key)`,
@@ -180,7 +181,8 @@ const PAGE_TEXT = {
   'account.refused.linked-elsewhere': 'Your account here is linked to another identity at your identity provider. Ask your administrator.',
   'account.refused.failed':
     'Signing in with your identity provider did not complete: its answer could not be verified, or the sign-in took too long. Try again.',
-  'account.refused.unavailable': 'Single sign-on is unavailable right now: this service cannot reach the identity provider. Try again in a minute.',
+  'account.refused.unavailable':
+    'Single sign-on is unavailable right now: this service cannot reach the identity provider. Try again in a minute.',
 
   'error.methodNotAllowed': 'Method not allowed',
   'error.openInBrowser': 'Open this link in a browser to see the secret.',
@@ -200,7 +202,7 @@ const PAGE_TEXT = {
   'error.expiredForm': 'This form has expired. Reload the page and try again.',
 } as const;
 
-export const EN = { ...PAGE_TEXT, ...ACCOUNT_TEXT } as const;
+export const EN = { ...PAGE_TEXT, ...ACCOUNT_TEXT, ...TWO_FACTOR_TEXT } as const;
 
 export type TextKey = keyof typeof EN;
 

@@ -24,7 +24,10 @@ import { RecipientPages } from './recipient-pages';
 import { LegacyLinksController, RecipientPagesController } from './recipient-pages.controller';
 import { SingleSignOnPages } from './single-sign-on-pages';
 import { SingleSignOnPagesController } from './single-sign-on-pages.controller';
+import { RequireTwoFactor } from './require-two-factor.middleware';
 import { SessionUserGuard } from './session-user.guard';
+import { TwoFactorPages } from './two-factor-pages';
+import { TwoFactorPagesController } from './two-factor-pages.controller';
 
 @Module({
   imports: [AuthModule, OidcModule, PushesModule, FailedAttemptsModule],
@@ -38,6 +41,7 @@ import { SessionUserGuard } from './session-user.guard';
     RecoveryPagesController,
     ProfilePagesController,
     SingleSignOnPagesController,
+    TwoFactorPagesController,
     AssetsController,
   ],
   providers: [
@@ -55,6 +59,7 @@ import { SessionUserGuard } from './session-user.guard';
     SessionUserGuard,
     PushFormRefusalFilter,
     FirstRunAnnouncer,
+    TwoFactorPages,
   ],
 })
 export class PagesModule implements NestModule {
@@ -71,6 +76,8 @@ export class PagesModule implements NestModule {
         { path: 'users/*path', method: RequestMethod.ALL },
         { path: 'dashboard/*path', method: RequestMethod.ALL },
         { path: 'first_run', method: RequestMethod.ALL },
+        { path: 'user/*path', method: RequestMethod.ALL },
+        { path: 'user/two_factor', method: RequestMethod.ALL },
       );
     // The owner-facing pages only: never a recipient's page (/p/:url_token) nor the API.
     consumer
@@ -82,5 +89,18 @@ export class PagesModule implements NestModule {
         { path: 'users/*path', method: RequestMethod.ALL },
         { path: 'dashboard/*path', method: RequestMethod.ALL },
       );
+    // Every page but the two-factor setup itself (user/...) and sign-out.
+    if (this.settings.accounts.requireMfa) {
+      consumer
+        .apply(RequireTwoFactor)
+        .exclude({ path: 'users/sign_out', method: RequestMethod.ALL })
+        .forRoutes(
+          { path: '/', method: RequestMethod.ALL },
+          { path: 'p/*path', method: RequestMethod.ALL },
+          { path: 'users', method: RequestMethod.ALL },
+          { path: 'users/*path', method: RequestMethod.ALL },
+          { path: 'dashboard/*path', method: RequestMethod.ALL },
+        );
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountFormError, type AuthenticatedUser, LANGUAGE_CODES, ProfileService, SecondStep } from '@app/auth';
+import { AccountFormError, type AuthenticatedUser, LANGUAGE_CODES, ProfileService, TwoFactorService } from '@app/auth';
 import { asciiLowerCase, clientInfoOf } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { PushExpiry } from '@app/pushes';
@@ -28,7 +28,7 @@ interface FormOutcome {
 export class ProfilePages {
   constructor(
     private readonly profiles: ProfileService,
-    private readonly secondStep: SecondStep,
+    private readonly twoFactor: TwoFactorService,
     private readonly pushes: PushExpiry,
     private readonly session: PageSession,
     @InjectSettings() private readonly settings: Settings,
@@ -92,7 +92,7 @@ export class ProfilePages {
       view: 'account',
       title: text('profile.title'),
       status: result.errors ? 422 : 200,
-      data: { profile, languages, twoFactor: { on: await this.secondStep.isDue(user) }, passwordHint: PASSWORD_HINT(), ...result },
+      data: { profile, languages, twoFactor: await this.twoFactor.status(user), passwordHint: PASSWORD_HINT(), ...result },
     };
   }
 

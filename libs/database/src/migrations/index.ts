@@ -10,6 +10,7 @@ import { Notifications1764547200000 } from './1764547200000-notifications';
 import { SingleSignOn1764633600000 } from './1764633600000-single-sign-on';
 import { EmailQuotas1764763200000 } from './1764763200000-email-quotas';
 import { PeopleAccounts1764892800000 } from './1764892800000-people-accounts';
+import { TwoFactor1764936000000 } from './1764936000000-two-factor';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   SingleSignOn1764633600000,
   EmailQuotas1764763200000,
   PeopleAccounts1764892800000,
+  TwoFactor1764936000000,
 ];
