@@ -60,6 +60,13 @@ export interface AttemptOutcome {
   remaining: string[] | null;
 }
 
+/** An endpoint with pending deliveries: whose it is, and when its first one is due. */
+export interface BusyEndpoint {
+  webhookId: number;
+  userId: number;
+  head: number;
+}
+
 /** An endpoint's health as stored. */
 export interface EndpointHealthRow {
   consecutiveFailures: number;
@@ -81,29 +88,32 @@ const CLAIM =
 const FINISH =
   "UPDATE deliveries SET status = ?, next_attempt_at = ?, last_status_code = ?, last_error = ?, remaining = ?, updated_at = ? WHERE id = ? AND attempts = ? AND status = 'pending'";
 
+const DUE_COLUMNS =
+  'd.id, d.next_attempt_at, d.attempts, d.remaining, o.user_id, o.type, o.payload, o.created_at AS event_at, ' +
+  'w.id AS webhook_id, w.public_id, w.url, w.secret, w.include_url_token, w.consecutive_failures';
 /**
- * A lane's due deliveries in the order that serves users in turn: each endpoint's oldest first,
- * its endpoints in turn within a user (endpoint_rank), then every user's first before any user's
- * second (user_rank), the longest waiting first among equals. Each endpoint and each user gives
- * at most a few candidates (the bounds), so one user's backlog, however long, fills no more of
- * the list than anyone else's. Window functions: SQLite 3.25, MariaDB 10.2, MySQL 8, PostgreSQL.
+ * The endpoints with pending deliveries, each with its owner and its first delivery's due time:
+ * one row per endpoint from the (status, webhook_id, next_attempt_at) index, without reading the
+ * deliveries themselves. The worker takes users in turn from these (claim-order.ts).
  */
-function dueQuery(lane: Lane): string {
-  const byEndpoint = lane === 'endpoints' ? 'ROW_NUMBER() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.id)' : '1';
-  const due =
-    `SELECT d.id, o.user_id, d.next_attempt_at, ${byEndpoint} AS endpoint_rank FROM deliveries d JOIN outbox o ON o.id = d.outbox_id ` +
-    `WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.webhook_id IS ${lane === 'endpoints' ? 'NOT NULL' : 'NULL'}`;
-  const ranked =
-    'SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY endpoint_rank, next_attempt_at, id) AS user_rank ' +
-    `FROM (${due}) by_endpoint WHERE endpoint_rank <= ?`;
-  return (
-    'SELECT d.id, d.next_attempt_at, d.attempts, d.remaining, o.user_id, o.type, o.payload, o.created_at AS event_at, ' +
-    'w.id AS webhook_id, w.public_id, w.url, w.secret, w.include_url_token, w.consecutive_failures ' +
-    `FROM (${ranked}) ranked JOIN deliveries d ON d.id = ranked.id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhooks w ON w.id = d.webhook_id ` +
-    'WHERE ranked.user_rank <= ? ORDER BY ranked.user_rank, ranked.next_attempt_at, ranked.id LIMIT ?'
-  );
-}
-const DUE: Record<Lane, string> = { endpoints: dueQuery('endpoints'), link_mails: dueQuery('link_mails') };
+const BUSY_ENDPOINTS =
+  "SELECT b.webhook_id, w.user_id, b.head FROM (SELECT webhook_id, MIN(next_attempt_at) AS head FROM deliveries WHERE status = 'pending' AND webhook_id IS NOT NULL GROUP BY webhook_id) b " +
+  'JOIN webhooks w ON w.id = b.webhook_id';
+/** One endpoint's first due deliveries, along the same index: however long its backlog, this reads `limit` of it. */
+const DUE_TO_ENDPOINT =
+  `SELECT ${DUE_COLUMNS} FROM deliveries d JOIN outbox o ON o.id = d.outbox_id JOIN webhooks w ON w.id = d.webhook_id ` +
+  "WHERE d.status = 'pending' AND d.webhook_id = ? AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?";
+/**
+ * Due link mails, every user's first before any user's second (the longest waiting first among
+ * equals), at most `perUser` of each. A window over all due link mails: their number is bounded by
+ * PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT per user. Window functions: SQLite 3.25, MariaDB 10.2, MySQL 8.
+ */
+const DUE_LINK_MAILS =
+  `SELECT ${DUE_COLUMNS} FROM (` +
+  'SELECT d.id, d.next_attempt_at, ROW_NUMBER() OVER (PARTITION BY o.user_id ORDER BY d.next_attempt_at, d.id) AS user_rank ' +
+  "FROM deliveries d JOIN outbox o ON o.id = d.outbox_id WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.webhook_id IS NULL" +
+  ') ranked JOIN deliveries d ON d.id = ranked.id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhooks w ON w.id = d.webhook_id ' +
+  'WHERE ranked.user_rank <= ? ORDER BY ranked.user_rank, ranked.next_attempt_at, ranked.id LIMIT ?';
 
 const ENDPOINT_HEALTH = 'SELECT consecutive_failures, paused_until, disabled_at, disabled_reason FROM webhooks WHERE id = ?';
 /** Compare-and-set on the count: of the attempts failing at once (in every replica), one counts. */
@@ -147,9 +157,19 @@ export class DeliveriesRepository {
     return (await this.sql.writeIf({ sql: MARK_DISPATCHED, parameters: [now, event.id] }, inserts)) !== null;
   }
 
-  /** Up to `limit` of the lane's deliveries due at `now`, in the order to claim them (dueQuery), at most `perEndpoint` and `perUser` of each. */
-  async due(lane: Lane, now: number, perEndpoint: number, perUser: number, limit: number): Promise<DueDelivery[]> {
-    return (await this.sql.rows<Record<string, unknown>>(DUE[lane], [now, perEndpoint, perUser, limit])).map(toDueDelivery);
+  async busyEndpoints(): Promise<BusyEndpoint[]> {
+    const rows = await this.sql.rows<Record<string, unknown>>(BUSY_ENDPOINTS, []);
+    return rows.map((row) => ({ webhookId: Number(row.webhook_id), userId: Number(row.user_id), head: Number(row.head) }));
+  }
+
+  /** The endpoint's first `limit` deliveries due at `now`, oldest first. */
+  async dueTo(webhookId: number, now: number, limit: number): Promise<DueDelivery[]> {
+    return (await this.sql.rows<Record<string, unknown>>(DUE_TO_ENDPOINT, [webhookId, now, limit])).map(toDueDelivery);
+  }
+
+  /** Up to `limit` link mails due at `now`, users in turn, at most `perUser` of each. */
+  async dueLinkMails(now: number, perUser: number, limit: number): Promise<DueDelivery[]> {
+    return (await this.sql.rows<Record<string, unknown>>(DUE_LINK_MAILS, [now, perUser, limit])).map(toDueDelivery);
   }
 
   /** Claims the delivery for this caller, leased until `leaseUntil`; false when another caller did first or it changed since read. */

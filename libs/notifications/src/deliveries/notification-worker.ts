@@ -5,7 +5,8 @@ import { InjectSettings, Settings } from '@app/config';
 import { Metrics } from '@app/metrics';
 import { subscribes } from '../webhooks/event-bits';
 import { AttemptResult, channelOf, Channels } from './channels';
-import { DeliveriesRepository, Destination, DueDelivery, Lane, LANES, UndispatchedEvent } from './deliveries.repository';
+import { endpointsInTurn, inTurn } from './claim-order';
+import { BusyEndpoint, DeliveriesRepository, Destination, DueDelivery, Lane, LANES, UndispatchedEvent } from './deliveries.repository';
 import { DeliverySlots } from './delivery-slots';
 import { EndpointHealth, EndpointVerdict } from './endpoint-health';
 
@@ -36,7 +37,11 @@ const LINK_MAIL_SLOTS = 4;
  * costs one query per so many attempts.
  */
 const LOOKAHEAD = 10;
-/** Candidates read longer ago are read again: a rotated secret or a new opt-in reaches the next attempts within this. */
+/**
+ * Candidates, and the list of endpoints with pending deliveries, read longer ago are read again:
+ * a new event's endpoint, a rotated secret or a new opt-in reach the next attempts within this
+ * (each poll reads both afresh too).
+ */
 const CANDIDATES_MAX_AGE_MS = 1000;
 /** How long shutdown waits for attempts in flight to record their outcome; the others are due again when their lease lapses. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -64,6 +69,8 @@ export class NotificationWorker implements BeforeApplicationShutdown {
   private readonly running = new Set<Promise<void>>();
   /** Each lane's candidates from its last claim query, in claiming order, and when they were read. */
   private readonly candidates = new Map<Lane, { readAt: number; deliveries: DueDelivery[] }>();
+  /** The endpoints with pending deliveries, as last read. */
+  private busy: { readAt: number; endpoints: BusyEndpoint[] } | undefined;
   /** The claiming under way (one at a time, so the caps are counted right), and whether it should look again. */
   private filling: Promise<void> | undefined;
   private fillAgain = false;
@@ -96,6 +103,7 @@ export class NotificationWorker implements BeforeApplicationShutdown {
     if (this.stopped) return;
     await this.dispatch();
     this.candidates.clear();
+    this.busy = undefined;
     await this.fill();
   }
 
@@ -175,10 +183,30 @@ export class NotificationWorker implements BeforeApplicationShutdown {
 
   private async readCandidates(lane: Lane): Promise<DueDelivery[]> {
     const now = this.clock.now();
-    const { total, perEndpoint, perUser } = this.slots.capsOf(lane);
-    const deliveries = await this.repository.due(lane, now, perEndpoint * LOOKAHEAD, perUser * LOOKAHEAD, total * LOOKAHEAD);
+    const { total, perUser } = this.slots.capsOf(lane);
+    const deliveries = lane === 'link_mails' ? await this.repository.dueLinkMails(now, perUser * LOOKAHEAD, total * LOOKAHEAD) : await this.dueToEndpoints(now);
     this.candidates.set(lane, { readAt: now, deliveries });
     return deliveries;
+  }
+
+  /**
+   * The first due deliveries of the endpoints that have room, taken in turn (claim-order.ts), each
+   * endpoint's read along its index: a query per endpoint served, however long anyone's backlog.
+   * Enough endpoints to fill the free slots, each giving up to its cap.
+   */
+  private async dueToEndpoints(now: number): Promise<DueDelivery[]> {
+    if (!this.busy || now - this.busy.readAt > CANDIDATES_MAX_AGE_MS) this.busy = { readAt: now, endpoints: await this.repository.busyEndpoints() };
+    const { perEndpoint } = this.slots.capsOf('endpoints');
+    const lists: DueDelivery[][] = [];
+    let room = this.slots.free('endpoints');
+    for (const { webhookId, userId } of endpointsInTurn(this.busy.endpoints, now)) {
+      if (room <= 0) break;
+      if (!this.slots.fits('endpoints', { userId, webhook: { id: webhookId } })) continue;
+      const due = await this.repository.dueTo(webhookId, now, perEndpoint * LOOKAHEAD);
+      lists.push(due);
+      room -= Math.min(due.length, perEndpoint);
+    }
+    return inTurn(lists);
   }
 
   /** Claims those of the candidates that fit; keeps the others for later. Returns how many it claimed. */
