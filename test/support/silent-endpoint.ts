@@ -8,23 +8,25 @@ import type { AddressInfo } from 'node:net';
  */
 export interface SilentEndpoint {
   url(path: string): string;
-  /** Connections held open now, and the most ever open at once. */
+  /** Connections held open now. */
   open(): number;
-  maxOpen(): number;
-  /** All connections so far. */
-  accepted(): number;
+  /**
+   * Connections accepted within `ms` of the first. How many attempts were in flight at once, told
+   * without a race: a sender's attempt that ends frees its slot before this server sees the close,
+   * but no attempt ends before the sender's deadline, so within less than it every connection is
+   * one more attempt in flight.
+   */
+  acceptedWithin(ms: number): number;
   /** Drops every connection (the senders' attempts fail at once) and stops listening. */
   close(): Promise<void>;
 }
 
 export async function startSilentEndpoint(): Promise<SilentEndpoint> {
   const sockets = new Set<Socket>();
-  let maxOpen = 0;
-  let accepted = 0;
+  const acceptedAt: number[] = [];
   const server = createServer((socket) => {
-    accepted++;
+    acceptedAt.push(performance.now());
     sockets.add(socket);
-    maxOpen = Math.max(maxOpen, sockets.size);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     socket.pause();
@@ -34,8 +36,7 @@ export async function startSilentEndpoint(): Promise<SilentEndpoint> {
   return {
     url: (path) => `http://127.0.0.1:${port}/${path}`,
     open: () => sockets.size,
-    maxOpen: () => maxOpen,
-    accepted: () => accepted,
+    acceptedWithin: (ms) => acceptedAt.filter((at) => at - acceptedAt[0] < ms).length,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
