@@ -67,8 +67,11 @@ export class NotificationWorker implements BeforeApplicationShutdown {
   private readonly leaseMs: number;
   private readonly slots: DeliverySlots;
   private readonly running = new Set<Promise<void>>();
-  /** Each lane's candidates from its last claim query, in claiming order, and when they were read. */
-  private readonly candidates = new Map<Lane, { readAt: number; deliveries: DueDelivery[] }>();
+  /**
+   * Each lane's candidates from its last read, in claiming order, when they were read, and whether
+   * that read left out nothing due (no endpoint skipped for want of room, no limit reached).
+   */
+  private readonly candidates = new Map<Lane, { readAt: number; deliveries: DueDelivery[]; complete: boolean }>();
   /** The endpoints with pending deliveries, as last read. */
   private busy: { readAt: number; endpoints: BusyEndpoint[] } | undefined;
   /** The claiming under way (one at a time, so the caps are counted right), and whether it should look again. */
@@ -102,9 +105,7 @@ export class NotificationWorker implements BeforeApplicationShutdown {
   async poll(): Promise<void> {
     if (this.stopped) return;
     await this.dispatch();
-    this.candidates.clear();
-    this.busy = undefined;
-    await this.fill();
+    await this.fillAfresh();
   }
 
   /**
@@ -135,6 +136,7 @@ export class NotificationWorker implements BeforeApplicationShutdown {
     }
   }
 
+  /** Dispatches while full batches keep coming (within DISPATCH_BUDGET_MS); each full batch's deliveries are claimed while the next is dispatched. */
   private async dispatch(): Promise<void> {
     const started = performance.now();
     for (let batch = DISPATCH_BATCH; batch === DISPATCH_BATCH && performance.now() - started < DISPATCH_BUDGET_MS; ) {
@@ -143,7 +145,15 @@ export class NotificationWorker implements BeforeApplicationShutdown {
         if (await this.repository.dispatch(event, await this.destinationsOf(event), this.clock.now())) this.done.dispatched++;
       }
       batch = events.length;
+      if (batch === DISPATCH_BATCH) void this.fillAfresh().catch((error: unknown) => this.logger.error(`Notifications claim failed: ${describeError(error)}`));
     }
+  }
+
+  /** Fills the free slots from a fresh look at the queue: what was just dispatched, or became due, included. */
+  private fillAfresh(): Promise<void> {
+    this.candidates.clear();
+    this.busy = undefined;
+    return this.fill();
   }
 
   private async destinationsOf(event: UndispatchedEvent): Promise<Destination[]> {
@@ -170,23 +180,33 @@ export class NotificationWorker implements BeforeApplicationShutdown {
 
   /**
    * Claims the lane's candidates that fit its caps, in their order, while slots are free. They
-   * come from the last query while some still fit and are fresh, else from a new one; and from a
-   * new one too when none of the old could be claimed (taken elsewhere, or held back since).
+   * come from the last read while it is fresh and either some of them fit or it left nothing out
+   * (then nothing else was due); else from a new read, and from one too when none of the old
+   * could be claimed (taken elsewhere, or held back since). So a slot that frees costs a query
+   * only every so many attempts, and none while nothing is due.
    */
   private async fillLane(lane: Lane): Promise<void> {
     if (this.slots.free(lane) <= 0) return;
     const cached = this.candidates.get(lane);
-    const usable = cached && this.clock.now() - cached.readAt <= CANDIDATES_MAX_AGE_MS && cached.deliveries.some((candidate) => this.slots.fits(lane, candidate));
-    const claimed = await this.claimFrom(lane, usable ? cached.deliveries : await this.readCandidates(lane));
-    if (usable && claimed === 0 && this.slots.free(lane) > 0) await this.claimFrom(lane, await this.readCandidates(lane));
+    const fresh = cached !== undefined && this.clock.now() - cached.readAt <= CANDIDATES_MAX_AGE_MS;
+    const fitting = fresh && cached.deliveries.some((candidate) => this.slots.fits(lane, candidate));
+    if (fresh && !fitting && cached.complete && cached.deliveries.length === 0) return;
+    const claimed = await this.claimFrom(lane, fitting ? cached.deliveries : await this.readCandidates(lane));
+    if (fitting && claimed === 0 && this.slots.free(lane) > 0) await this.claimFrom(lane, await this.readCandidates(lane));
   }
 
   private async readCandidates(lane: Lane): Promise<DueDelivery[]> {
     const now = this.clock.now();
     const { total, perUser } = this.slots.capsOf(lane);
-    const deliveries = lane === 'link_mails' ? await this.repository.dueLinkMails(now, perUser * LOOKAHEAD, total * LOOKAHEAD) : await this.dueToEndpoints(now);
-    this.candidates.set(lane, { readAt: now, deliveries });
-    return deliveries;
+    const limit = total * LOOKAHEAD;
+    const read = lane === 'link_mails' ? await this.dueLinkMails(now, perUser * LOOKAHEAD, limit) : await this.dueToEndpoints(now);
+    this.candidates.set(lane, { readAt: now, ...read });
+    return read.deliveries;
+  }
+
+  private async dueLinkMails(now: number, perUser: number, limit: number): Promise<{ deliveries: DueDelivery[]; complete: boolean }> {
+    const deliveries = await this.repository.dueLinkMails(now, perUser, limit);
+    return { deliveries, complete: deliveries.length < limit };
   }
 
   /**
@@ -194,19 +214,23 @@ export class NotificationWorker implements BeforeApplicationShutdown {
    * endpoint's read along its index: a query per endpoint served, however long anyone's backlog.
    * Enough endpoints to fill the free slots, each giving up to its cap.
    */
-  private async dueToEndpoints(now: number): Promise<DueDelivery[]> {
+  private async dueToEndpoints(now: number): Promise<{ deliveries: DueDelivery[]; complete: boolean }> {
     if (!this.busy || now - this.busy.readAt > CANDIDATES_MAX_AGE_MS) this.busy = { readAt: now, endpoints: await this.repository.busyEndpoints() };
     const { perEndpoint } = this.slots.capsOf('endpoints');
     const lists: DueDelivery[][] = [];
     let room = this.slots.free('endpoints');
+    let complete = true;
     for (const { webhookId, userId } of endpointsInTurn(this.busy.endpoints, now)) {
-      if (room <= 0) break;
-      if (!this.slots.fits('endpoints', { userId, webhook: { id: webhookId } })) continue;
+      if (room <= 0 || !this.slots.fits('endpoints', { userId, webhook: { id: webhookId } })) {
+        complete = false;
+        continue;
+      }
       const due = await this.repository.dueTo(webhookId, now, perEndpoint * LOOKAHEAD);
+      if (due.length === perEndpoint * LOOKAHEAD) complete = false;
       lists.push(due);
       room -= Math.min(due.length, perEndpoint);
     }
-    return inTurn(lists);
+    return { deliveries: inTurn(lists), complete };
   }
 
   /** Claims those of the candidates that fit; keeps the others for later. Returns how many it claimed. */
