@@ -1,9 +1,9 @@
 import { loadSettings, SettingsError } from './settings';
 
 describe('notification settings', () => {
-  it('default to a worker in every process, polling every 2 s, retrying from 10 s for a day, 20 attempts at once (2 per endpoint, 5 per user)', () => {
+  it('default to a worker in every process, polling every 2 s, retrying from 10 s for a day, 20 attempts at once (4 per endpoint, 8 per user)', () => {
     expect(loadSettings({}).notifications).toEqual({
-      workerEnabled: true, pollIntervalMs: 2000, backoffMs: 10_000, retryForMs: 86_400_000, batchSize: 20, perEndpoint: 2, perUser: 5, disableAfterFailures: 30,
+      workerEnabled: true, pollIntervalMs: 2000, backoffMs: 10_000, retryForMs: 86_400_000, batchSize: 20, perEndpoint: 4, perUser: 8, disableAfterFailures: 30,
     });
   });
 

@@ -65,14 +65,14 @@ export const NOTIFICATIONS = group({
     }),
     perEndpoint: integer({
       name: 'PWP__NOTIFICATIONS__PER_ENDPOINT',
-      default: 2,
+      default: 4,
       min: 1,
       max: 100,
       meaning: 'Most attempts in flight at once to one endpoint, in each process.',
     }),
     perUser: integer({
       name: 'PWP__NOTIFICATIONS__PER_USER',
-      default: 5,
+      default: 8,
       min: 1,
       max: 500,
       meaning: "Most attempts in flight at once to one user's endpoints, in each process: one user cannot take every slot.",
