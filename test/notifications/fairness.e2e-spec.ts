@@ -80,7 +80,7 @@ describe('fair delivery: one user cannot stall the others', () => {
     });
     afterAll(() => mailpit.stop());
 
-    it('never makes a link mail wait behind webhooks, even when webhooks hold every slot', async () => {
+    it('never makes a mail to a person (a link mail) wait behind webhooks, even when webhooks hold every slot', async () => {
       // Two slots for endpoints, both X's: only the link mails' own lane lets Y's mail through.
       app = await startTestApp({ ...HTTP_TO_LOCALHOST, ...RUNNING_WORKER, ...mailpit.env, PWP__NOTIFICATIONS__BATCH_SIZE: '2', PWP__NOTIFICATIONS__PER_USER: '2' });
       api = client(app.baseUrl);

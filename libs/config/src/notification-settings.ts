@@ -11,7 +11,7 @@ export interface NotificationSettings {
   backoffMs: number;
   /** A delivery still failing this long after its event is given up on (dead). */
   retryForMs: number;
-  /** Most attempts to endpoints (webhooks, owner mails) in flight at once in this process; link mails have a lane of their own. */
+  /** Most attempts to endpoints (webhooks, owner mails) in flight at once in this process; mails to people have a lane of their own. */
   batchSize: number;
   /** Most attempts in flight at once to one endpoint, in this process: a slow receiver holds no more of the worker. */
   perEndpoint: number;
@@ -61,7 +61,7 @@ export const NOTIFICATIONS = group({
       default: 20,
       min: 1,
       max: 500,
-      meaning: 'Most attempts to endpoints (webhooks, owner mails) in flight at once in each process; link mails have 4 more slots of their own.',
+      meaning: 'Most attempts to endpoints (webhooks, owner mails) in flight at once in each process; mails to people (link mails, account mails) have 4 more slots of their own.',
     }),
     perEndpoint: integer({
       name: 'PWP__NOTIFICATIONS__PER_ENDPOINT',

@@ -18,12 +18,12 @@ export interface Destination {
 }
 
 /**
- * Deliveries are claimed in two lanes with slots of their own, so that link mails (the
- * recipients' mails, sent through the operator's SMTP) never wait behind endpoints' webhooks and
- * owner mails, whose receivers any user chooses.
+ * Deliveries are claimed in two lanes with slots of their own, so that mails to people (a push's
+ * link to the recipients its owner named, account mails), sent through the operator's SMTP, never
+ * wait behind endpoints' webhooks and owner mails, whose receivers any user chooses.
  */
-export type Lane = 'endpoints' | 'link_mails';
-export const LANES: readonly Lane[] = ['endpoints', 'link_mails'];
+export type Lane = 'endpoints' | 'mails';
+export const LANES: readonly Lane[] = ['endpoints', 'mails'];
 
 /** The endpoint a delivery goes to, with what its attempt needs. */
 export interface DueEndpoint {
@@ -104,11 +104,12 @@ const DUE_TO_ENDPOINT =
   `SELECT ${DUE_COLUMNS} FROM deliveries d JOIN outbox o ON o.id = d.outbox_id JOIN webhooks w ON w.id = d.webhook_id ` +
   "WHERE d.status = 'pending' AND d.webhook_id = ? AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?";
 /**
- * Due link mails, every user's first before any user's second (the longest waiting first among
- * equals), at most `perUser` of each. A window over all due link mails: their number is bounded by
- * PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT per user. Window functions: SQLite 3.25, MariaDB 10.2, MySQL 8.
+ * Due mails to people (deliveries without an endpoint), every user's first before any user's
+ * second (the longest waiting first among equals), at most `perUser` of each. A window over all of
+ * them: link mails are bounded by PWP__NOTIFY_BY_EMAIL__DAILY_LIMIT per user, account mails by what
+ * people do with their accounts. Window functions: SQLite 3.25, MariaDB 10.2, MySQL 8.
  */
-const DUE_LINK_MAILS =
+const DUE_MAILS =
   `SELECT ${DUE_COLUMNS} FROM (` +
   'SELECT d.id, d.next_attempt_at, ROW_NUMBER() OVER (PARTITION BY o.user_id ORDER BY d.next_attempt_at, d.id) AS user_rank ' +
   "FROM deliveries d JOIN outbox o ON o.id = d.outbox_id WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.webhook_id IS NULL" +
@@ -167,9 +168,9 @@ export class DeliveriesRepository {
     return (await this.sql.rows<Record<string, unknown>>(DUE_TO_ENDPOINT, [webhookId, now, limit])).map(toDueDelivery);
   }
 
-  /** Up to `limit` link mails due at `now`, users in turn, at most `perUser` of each. */
-  async dueLinkMails(now: number, perUser: number, limit: number): Promise<DueDelivery[]> {
-    return (await this.sql.rows<Record<string, unknown>>(DUE_LINK_MAILS, [now, perUser, limit])).map(toDueDelivery);
+  /** Up to `limit` mails to people due at `now`, users in turn, at most `perUser` of each. */
+  async dueMails(now: number, perUser: number, limit: number): Promise<DueDelivery[]> {
+    return (await this.sql.rows<Record<string, unknown>>(DUE_MAILS, [now, perUser, limit])).map(toDueDelivery);
   }
 
   /** Claims the delivery for this caller, leased until `leaseUntil`; false when another caller did first or it changed since read. */

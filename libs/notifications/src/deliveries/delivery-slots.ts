@@ -60,7 +60,7 @@ export class DeliverySlots {
   }
 }
 
-/** A user's link mails and webhooks are counted apart: the lanes do not share slots. */
+/** A user's mails and webhooks are counted apart: the lanes do not share slots. */
 const userKey = (lane: Lane, holder: SlotHolder) => `${lane}:${holder.userId}`;
 
 /** Adds to a count, dropping it at zero so the maps hold only what is in flight. */

@@ -29,8 +29,8 @@ const MAX_BACKOFF_MS = HOUR_MS;
 const HISTORY_MS = 7 * DAY_MS;
 const DISPATCH_BATCH = 100;
 const HISTORY_BATCH = 1000;
-/** Link mails' own lane: one SMTP server, each attempt mailing its recipients in turn; half of it at most for one user. */
-const LINK_MAIL_SLOTS = 4;
+/** The lane of mails to people (link mails, account mails): one SMTP server, each link mail mailing its recipients in turn; half of it at most for one user. */
+const MAIL_SLOTS = 4;
 /**
  * How many candidates a claim query reads per cap (per endpoint, per user, per lane), so that the
  * slots freed by the next attempts are filled from them without another query. A long backlog
@@ -94,7 +94,7 @@ export class NotificationWorker implements BeforeApplicationShutdown {
     const { batchSize, perEndpoint, perUser } = settings.notifications;
     this.slots = new DeliverySlots({
       endpoints: { total: batchSize, perEndpoint, perUser },
-      link_mails: { total: LINK_MAIL_SLOTS, perEndpoint: 1, perUser: LINK_MAIL_SLOTS / 2 },
+      mails: { total: MAIL_SLOTS, perEndpoint: 1, perUser: MAIL_SLOTS / 2 },
     });
   }
 
@@ -199,13 +199,13 @@ export class NotificationWorker implements BeforeApplicationShutdown {
     const now = this.clock.now();
     const { total, perUser } = this.slots.capsOf(lane);
     const limit = total * LOOKAHEAD;
-    const read = lane === 'link_mails' ? await this.dueLinkMails(now, perUser * LOOKAHEAD, limit) : await this.dueToEndpoints(now);
+    const read = lane === 'mails' ? await this.dueMails(now, perUser * LOOKAHEAD, limit) : await this.dueToEndpoints(now);
     this.candidates.set(lane, { readAt: now, ...read });
     return read.deliveries;
   }
 
-  private async dueLinkMails(now: number, perUser: number, limit: number): Promise<{ deliveries: DueDelivery[]; complete: boolean }> {
-    const deliveries = await this.repository.dueLinkMails(now, perUser, limit);
+  private async dueMails(now: number, perUser: number, limit: number): Promise<{ deliveries: DueDelivery[]; complete: boolean }> {
+    const deliveries = await this.repository.dueMails(now, perUser, limit);
     return { deliveries, complete: deliveries.length < limit };
   }
 
