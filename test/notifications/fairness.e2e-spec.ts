@@ -3,7 +3,7 @@ import { NotificationWorker } from '@app/notifications';
 import { ApiClient, client } from '../support/http';
 import { Mailpit, startMailpit } from '../support/mailpit';
 import { SilentEndpoint, startSilentEndpoint } from '../support/silent-endpoint';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startMailingTestApp, startTestApp, TestApp } from '../support/test-app';
 import { startWebhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -82,7 +82,7 @@ describe('fair delivery: one user cannot stall the others', () => {
 
     it('never makes a mail to a person (a link mail) wait behind webhooks, even when webhooks hold every slot', async () => {
       // Two slots for endpoints, both X's: only the link mails' own lane lets Y's mail through.
-      app = await startTestApp({ ...HTTP_TO_LOCALHOST, ...RUNNING_WORKER, ...mailpit.env, PWP__NOTIFICATIONS__BATCH_SIZE: '2', PWP__NOTIFICATIONS__PER_USER: '2' });
+      app = await startMailingTestApp({ ...HTTP_TO_LOCALHOST, ...RUNNING_WORKER, ...mailpit.env, PWP__NOTIFICATIONS__BATCH_SIZE: '2', PWP__NOTIFICATIONS__PER_USER: '2' });
       api = client(app.baseUrl);
       await mailpit.deleteAll();
       const y = await bearer('y@example.com');
