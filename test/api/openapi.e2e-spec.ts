@@ -57,7 +57,7 @@ describe('the OpenAPI document', () => {
         'previewPush',
         'retrievePush',
         'notifyPushEmails',
-        ...['createWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'listWebhookDeliveries'],
+        ...['createWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'enableWebhook', 'listWebhookDeliveries'],
         // API v1: the routes under /f and /r have the /p one's id with F or R after it.
         'v1GetVersion',
         'v1CreatePush',

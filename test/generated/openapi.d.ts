@@ -224,7 +224,7 @@ export interface paths {
         put?: never;
         /**
          * Register an endpoint for events on your pushes
-         * @description Events are signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`) with the secret this answer shows once, and delivered at least once (deduplicate by `webhook-id`), with retries for PWP__NOTIFICATIONS__RETRY_FOR_SECONDS. The body is `{type, timestamp, data}`: the push's url_token, kind, name, views and days remaining, whether it expired and why; never its payload, passphrase, note or file names. At most 10 endpoints per user.
+         * @description Events are signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`) with the secret this answer shows once, and delivered at least once (deduplicate by `webhook-id`), with retries for PWP__NOTIFICATIONS__RETRY_FOR_SECONDS. The body is `{id, type, timestamp, data}`: the first 8 characters of the push's url_token (`url_token_prefix`; the full `url_token` too only with `include_url_token: true`), its kind, name, views and days remaining, whether it expired and why; never its payload, passphrase, note or file names. An endpoint that keeps failing is paused, then disabled (see `disabled_at`). At most 10 endpoints per user.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -267,6 +267,26 @@ export interface paths {
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable an endpoint again
+         * @description For an endpoint disabled after failing PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES times in a row: new events reach it again and its failure count starts over. Deliveries given up on when it was disabled stay dead. Harmless on an endpoint that is not disabled.
+         */
+        post: operations["enableWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -752,6 +772,12 @@ export interface components {
              * @example Security team
              */
             description?: string;
+            /**
+             * @description Whether bodies carry the push's full `url_token` in `data.url_token`. By default they carry `url_token_prefix` only (its first 8 characters, as the owner mails do): the full token opens the secret, and a receiver, its queue and its logs are third parties that would then hold a working link to every push the events tell of. Set it only for a receiver you trust with the secrets themselves. Mails (`mailto:`) never carry the full token.
+             * @default false
+             * @example false
+             */
+            include_url_token: boolean;
         };
         DeliveriesResponse: {
             /** @description The 50 most recent, newest first. */
@@ -769,7 +795,7 @@ export interface components {
              */
             message_id: string;
             /**
-             * @description pending (an attempt is due), delivered, or dead (given up after PWP__NOTIFICATIONS__RETRY_FOR_SECONDS).
+             * @description pending (an attempt is due), delivered, or dead: given up after PWP__NOTIFICATIONS__RETRY_FOR_SECONDS, at once when the address policy refuses the destination, or when the endpoint was disabled.
              * @enum {string}
              */
             status: "pending" | "delivered" | "dead";
@@ -781,7 +807,7 @@ export interface components {
              */
             last_status_code: number | null;
             /**
-             * @description Why the last attempt failed (never the receiver's body).
+             * @description Why the last attempt failed, never the receiver's body: `HTTP <status>`, `redirect not followed (HTTP <status>)`, `refused: ...` (the address policy), `no answer (connection failed or timed out)` for every failure without an HTTP answer (refused connection, timeout, TLS, DNS), or that the endpoint was disabled.
              * @example null
              */
             last_error: string | null;
@@ -1557,6 +1583,22 @@ export interface components {
             /** @example Security team */
             description: string | null;
             /**
+             * @description Whether bodies carry the push's full `url_token` in `data.url_token`. By default they carry `url_token_prefix` only (its first 8 characters, as the owner mails do): the full token opens the secret, and a receiver, its queue and its logs are third parties that would then hold a working link to every push the events tell of. Set it only for a receiver you trust with the secrets themselves. Mails (`mailto:`) never carry the full token.
+             * @example false
+             */
+            include_url_token: boolean;
+            /**
+             * Format: date-time
+             * @description When it was disabled after failing too many times in a row (PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES): nothing is sent to it until `POST /api/v2/webhooks/{id}/enable`.
+             * @example null
+             */
+            disabled_at: string | null;
+            /**
+             * @description Why it was disabled.
+             * @example null
+             */
+            disabled_reason: string | null;
+            /**
              * Format: date-time
              * @example 2026-01-01T01:00:00.000Z
              */
@@ -1579,6 +1621,22 @@ export interface components {
             events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
             /** @example Security team */
             description: string | null;
+            /**
+             * @description Whether bodies carry the push's full `url_token` in `data.url_token`. By default they carry `url_token_prefix` only (its first 8 characters, as the owner mails do): the full token opens the secret, and a receiver, its queue and its logs are third parties that would then hold a working link to every push the events tell of. Set it only for a receiver you trust with the secrets themselves. Mails (`mailto:`) never carry the full token.
+             * @example false
+             */
+            include_url_token: boolean;
+            /**
+             * Format: date-time
+             * @description When it was disabled after failing too many times in a row (PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES): nothing is sent to it until `POST /api/v2/webhooks/{id}/enable`.
+             * @example null
+             */
+            disabled_at: string | null;
+            /**
+             * @description Why it was disabled.
+             * @example null
+             */
+            disabled_reason: string | null;
             /**
              * Format: date-time
              * @example 2026-01-01T01:00:00.000Z
@@ -2950,6 +3008,81 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No endpoint of yours has this id. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as create returned it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, enabled. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description No API token, or one that is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
                     [name: string]: unknown;
                 };
                 content: {

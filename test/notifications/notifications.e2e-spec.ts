@@ -3,6 +3,8 @@ import { DAY_MS } from '@app/common';
 import { NotificationWorker } from '@app/notifications';
 import { ExpirySweepService } from '@app/pushes';
 import { ApiClient, client } from '../support/http';
+import { freePort } from '../support/helpers';
+import { startSilentEndpoint } from '../support/silent-endpoint';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startWebhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -32,6 +34,7 @@ describe('webhooks and owner notifications', () => {
       PWP__WEBHOOKS__ALLOWED_HOSTS: '127.0.0.1',
       PWP__NOTIFICATIONS__BACKOFF_SECONDS: '10',
       PWP__NOTIFICATIONS__RETRY_FOR_SECONDS: '3600',
+      PWP__WEBHOOKS__TIMEOUT_SECONDS: '2',
     });
     api = client(app.baseUrl);
     owner = { authorization: `Bearer ${await app.createUser('owner@example.com')}` };
@@ -41,7 +44,7 @@ describe('webhooks and owner notifications', () => {
     await receiver.close();
   });
 
-  it('delivers each event once, signed so that a Standard Webhooks verifier accepts it, and never a secret', async () => {
+  it('delivers each event once, signed so that a Standard Webhooks verifier accepts it, and never a secret nor the full url_token', async () => {
     const { secret } = await register();
     const push = await api.createPush({ payload: SECRET_PAYLOAD, passphrase: 'open sesame', note: 'private note', name: 'Wi-Fi', expire_after_views: 2 }, owner);
     expect((await api.get(`/api/v2/pushes/${push.url_token}?passphrase=wrong`)).status).toBe(401);
@@ -56,11 +59,12 @@ describe('webhooks and owner notifications', () => {
     for (const hook of receiver.received) {
       expect(() => verifier.verify(hook.body, hook.headers as Record<string, string>)).not.toThrow();
       expect(hook.headers['content-type']).toBe('application/json');
-      for (const secretText of [SECRET_PAYLOAD, 'open sesame', 'private note']) expect(hook.body).not.toContain(secretText);
+      // The url_token opens the secret: without the owner's opt-in no body carries it.
+      for (const secretText of [SECRET_PAYLOAD, 'open sesame', 'private note', push.url_token]) expect(hook.body).not.toContain(secretText);
     }
     expect(new Set(receiver.received.map((hook) => hook.headers['webhook-id'])).size).toBe(5);
     const expired = events().find((event) => event.type === 'push.expired')!;
-    expect(expired.data).toEqual({ url_token: push.url_token, kind: 'text', name: 'Wi-Fi', views_remaining: 0, days_remaining: 7, expired: true, reason: 'views' });
+    expect(expired.data).toEqual({ url_token_prefix: push.url_token.slice(0, 8), kind: 'text', name: 'Wi-Fi', views_remaining: 0, days_remaining: 7, expired: true, reason: 'views' });
     const viewed = events().filter((event) => event.type === 'push.viewed').map((event) => event.data.views_remaining);
     expect(viewed.sort()).toEqual([0, 1]);
   });
@@ -78,8 +82,9 @@ describe('webhooks and owner notifications', () => {
     expect(await app.service(ExpirySweepService).sweep()).toMatchObject({ expired: 1 });
 
     await round();
-    const reasons = Object.fromEntries(events().map((event) => [event.data.url_token, event.data.reason]));
-    expect(reasons).toEqual({ [byOwner.url_token]: 'owner', [byViewer.url_token]: 'viewer', [lazily.url_token]: 'days', [bySweep.url_token]: 'days' });
+    const reasons = Object.fromEntries(events().map((event) => [event.data.url_token_prefix, event.data.reason]));
+    const prefix = (push: { url_token: string }) => push.url_token.slice(0, 8);
+    expect(reasons).toEqual({ [prefix(byOwner)]: 'owner', [prefix(byViewer)]: 'viewer', [prefix(lazily)]: 'days', [prefix(bySweep)]: 'days' });
   });
 
   it('drains a backlog in one round, batch after batch, rather than one batch per poll', async () => {
@@ -186,7 +191,7 @@ describe('webhooks and owner notifications', () => {
     expect(receiver.received).toHaveLength(attempts);
   });
 
-  it('refuses private, loopback and metadata addresses at registration, and a name resolving to loopback or a redirect at delivery', async () => {
+  it('refuses private, loopback and metadata addresses at registration, and a name resolving to loopback (at once: dead) or a redirect at delivery', async () => {
     for (const url of ['https://127.0.0.2/hook', 'https://169.254.169.254/latest', 'https://10.0.0.1/hook', 'ftp://example.com/hook', 'mailto:someone.else@example.com']) {
       const refused = await api.post('/api/v2/webhooks', { url, events: ['push.created'] }, owner);
       expect(refused.status).toBe(422);
@@ -208,11 +213,14 @@ describe('webhooks and owner notifications', () => {
     await api.createPush({ payload: 'x' }, owner);
     const strict = await startTestApp({ PWP__WEBHOOKS__ALLOW_HTTP: 'true' }, app.database);
     try {
-      expect(await strict.service(NotificationWorker).round()).toMatchObject({ dispatched: 1, delivered: 0, retried: 1 });
+      // The address policy's refusal is final: dead at the first attempt, with the reason, rather than retried for a day.
+      expect(await strict.service(NotificationWorker).round()).toMatchObject({ dispatched: 1, delivered: 0, retried: 0, dead: 1 });
       expect(receiver.received).toHaveLength(1);
       const named = await client(strict.baseUrl).get(`/api/v2/webhooks/${byName.id}/deliveries`, owner);
-      expect(named.body.deliveries[0]).toMatchObject({ status: 'pending', last_status_code: null });
+      expect(named.body.deliveries[0]).toMatchObject({ status: 'dead', attempts: 1, last_status_code: null });
       expect(named.body.deliveries[0].last_error).toMatch(/^refused: resolves to a private/);
+      strict.clock.advance(DAY_MS);
+      expect(await strict.service(NotificationWorker).round()).toMatchObject({ delivered: 0, retried: 0, dead: 0 });
       // Without the allow-list, 127.0.0.1 itself is refused at registration.
       const loopback = await client(strict.baseUrl).post('/api/v2/webhooks', { url: receiver.url, events: ['push.created'] }, owner);
       expect(loopback.status).toBe(422);
@@ -222,11 +230,83 @@ describe('webhooks and owner notifications', () => {
     }
   });
 
+  it('sends the full url_token only to an endpoint registered with include_url_token: true, and says which do', async () => {
+    const plain = await register(['push.created']);
+    const trusted = await api.post('/api/v2/webhooks', { url: `${receiver.url}?trusted`, events: ['push.created'], include_url_token: true }, owner);
+    expect(trusted.status).toBe(201);
+    expect(trusted.body).toMatchObject({ include_url_token: true, disabled_at: null });
+    expect((await api.post('/api/v2/webhooks', { url: receiver.url, events: ['push.created'], include_url_token: 'maybe' }, owner)).status).toBe(422);
+    const listed = (await api.get('/api/v2/webhooks', owner)).body as { id: string; include_url_token: boolean }[];
+    expect(listed.map((webhook) => [webhook.id, webhook.include_url_token])).toEqual([[plain.id, false], [trusted.body.id, true]]);
+
+    const push = await api.createPush({ payload: SECRET_PAYLOAD }, owner);
+    expect(await round()).toMatchObject({ delivered: 2 });
+    // Which endpoint a body went to: the one whose secret signed it.
+    const [toPlain, toTrusted] = [plain.secret, trusted.body.secret as string].map((secret) => {
+      const hook = receiver.received.find((candidate) => {
+        try {
+          new Webhook(secret).verify(candidate.body, candidate.headers as Record<string, string>);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      return JSON.parse(hook!.body) as { data: Record<string, unknown> };
+    });
+    expect(toPlain.data).toMatchObject({ url_token_prefix: push.url_token.slice(0, 8) });
+    expect(toPlain.data).not.toHaveProperty('url_token');
+    expect(JSON.stringify(toPlain)).not.toContain(push.url_token);
+    expect(toTrusted.data).toMatchObject({ url_token_prefix: push.url_token.slice(0, 8), url_token: push.url_token });
+    // The outbox keeps the full token (the opted-in endpoints need it), as the push's own row does.
+    const [stored] = await app.query<{ payload: string }>('SELECT payload FROM outbox');
+    expect(JSON.parse(stored.payload).data.url_token).toBe(push.url_token);
+  });
+
+  it("refuses Azure's host address and IPv6 addresses that carry a refused IPv4 address at registration", async () => {
+    for (const url of [
+      'https://168.63.129.16/hook',
+      'https://[::ffff:a9fe:a9fe]/latest',
+      'https://[64:ff9b::7f00:2]/hook',
+      'https://[64:ff9b:1::a9fe:a9fe]/hook',
+      'https://[2002:a9fe:a9fe::1]/hook',
+      'https://[2002:7f00:2::]/hook', // 127.0.0.2: this app allows 127.0.0.1 alone
+    ]) {
+      const refused = await api.post('/api/v2/webhooks', { url, events: ['push.created'] }, owner);
+      expect({ url, status: refused.status, errors: refused.body.errors }).toEqual({ url, status: 422, errors: { url: [expect.stringMatching(/^Url must not point to a private, loopback/)] } });
+    }
+    expect((await api.post('/api/v2/webhooks', { url: 'https://[2002:808:808::1]/hook', events: ['push.created'] }, owner)).status).toBe(201);
+  });
+
+  it('tells the owner one same text for every failure without an HTTP answer: refused, timed out, TLS, DNS (no scanning by error texts)', async () => {
+    const silent = await startSilentEndpoint();
+    try {
+      const port = new URL(receiver.url).port;
+      const urls = {
+        refused: `http://127.0.0.1:${await freePort()}/hook`,
+        timeout: silent.url('hook'),
+        tls: `https://127.0.0.1:${port}/hooks`,
+        dns: 'http://hooks.invalid/hook',
+      };
+      const registered: [string, string][] = [];
+      for (const [kind, url] of Object.entries(urls)) registered.push([kind, (await register(['push.created'], url)).id]);
+      await api.createPush({ payload: 'x' }, owner);
+      expect(await round()).toMatchObject({ dispatched: 1, delivered: 0, retried: 4 });
+      for (const [kind, id] of registered) {
+        const [delivery] = (await api.get(`/api/v2/webhooks/${id}/deliveries`, owner)).body.deliveries as Record<string, unknown>[];
+        expect({ kind, ...delivery }).toMatchObject({ kind, status: 'pending', last_status_code: null, last_error: 'no answer (connection failed or timed out)' });
+      }
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('lets each user see and change only their own endpoints; secrets are shown at creation and rotation only', async () => {
     const first = await register(['push.viewed']);
     expect(first.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const list = await api.get('/api/v2/webhooks', owner);
-    expect(list.body).toEqual([{ id: first.id, url: receiver.url, events: ['push.viewed'], description: 'test receiver', created_at: expect.any(String) }]);
+    expect(list.body).toEqual([
+      { id: first.id, url: receiver.url, events: ['push.viewed'], description: 'test receiver', include_url_token: false, disabled_at: null, disabled_reason: null, created_at: expect.any(String) },
+    ]);
 
     const other = { authorization: `Bearer ${await app.createUser('other@example.com')}` };
     expect((await api.get('/api/v2/webhooks', other)).body).toEqual([]);

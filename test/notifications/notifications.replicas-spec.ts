@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { PUSH_EVENT_TYPES } from '@app/events';
 import { client } from '../support/http';
 import { CLI_MAIN, runNode, ServerProcess, startServer } from '../support/server-process';
+import { type SilentEndpoint, startSilentEndpoint } from '../support/silent-endpoint';
 import { TEST_MASTER_KEY } from '../support/test-app';
 import { createTestDatabase, E2E_ENGINE, TestDatabase } from '../support/test-database';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -160,7 +161,9 @@ describe('webhooks from three replicas on one database', () => {
     expectSigned(receiver.received, secret);
     for (const hook of receiver.received) {
       const event = events.find((e) => e.id === idOf(hook))!;
-      expect(JSON.parse(hook.body)).toMatchObject({ type: event.type, data: { url_token: event.data.url_token } });
+      // The first 8 characters of the url_token only: this endpoint did not opt in to the full one.
+      expect(JSON.parse(hook.body)).toMatchObject({ type: event.type, data: { url_token_prefix: event.data.url_token.slice(0, 8) } });
+      expect(hook.body).not.toContain(event.data.url_token);
       expect(hook.body).not.toMatch(/replicated secret|open sesame/);
     }
     // One attempt each: no worker took a delivery another held.
@@ -177,8 +180,9 @@ describe('webhooks from three replicas on one database', () => {
 /**
  * A worker killed mid-queue (SIGKILL: no shutdown, no clean-up). What it held is set by the test,
  * not by timing: the requests go to a replica whose worker is off, so the events wait until the
- * worker's process takes them; it dispatches them all, claims a batch of five, and sends them to a
- * receiver that holds them without an answer; four more events arrive while it waits.
+ * worker's process takes them; it dispatches them all, fills its five slots, and sends them to a
+ * receiver that holds them without an answer; four more events arrive while it waits, and are
+ * dispatched to wait for a free slot.
  */
 describe('a worker killed while deliveries are queued and in flight', () => {
   let database: TestDatabase;
@@ -200,8 +204,13 @@ describe('a worker killed while deliveries are queued and in flight', () => {
   });
 
   it('delivers every event after a restart; only the five attempts in flight at the kill are received twice', async () => {
-    // Long enough that the held attempts are still waiting when the process dies.
-    const workerEnv = replicaEnv(database, { PWP__NOTIFICATIONS__BATCH_SIZE: '5', PWP__WEBHOOKS__TIMEOUT_SECONDS: '30' });
+    // Long enough that the held attempts are still waiting when the process dies; five slots, all of which one endpoint may hold.
+    const workerEnv = replicaEnv(database, {
+      PWP__NOTIFICATIONS__BATCH_SIZE: '5',
+      PWP__NOTIFICATIONS__PER_ENDPOINT: '5',
+      PWP__NOTIFICATIONS__PER_USER: '5',
+      PWP__WEBHOOKS__TIMEOUT_SECONDS: '30',
+    });
     api = await startServer({ ...workerEnv, NOTIFICATIONS_WORKER_ENABLED: 'false' });
     const token = await createUser(workerEnv, 'killed-worker-owner@example.com');
     const owner = { authorization: `Bearer ${token}` };
@@ -212,12 +221,13 @@ describe('a worker killed while deliveries are queued and in flight', () => {
     await createPushes(12, 0);
     receiver.hold();
     worker = await startServer(workerEnv);
-    await waitFor('the worker to send its first batch of five', () => receiver.received.length >= 5);
+    await waitFor('the worker to fill its five slots', () => receiver.received.length >= 5);
     await createPushes(4, 12);
+    const undispatched = async () => Number((await database.sql<{ n: number }>('SELECT COUNT(*) AS n FROM outbox WHERE dispatched_at IS NULL'))[0].n);
+    await waitFor('the worker to dispatch the four new events while its attempts wait', async () => (await undispatched()) === 0);
 
     // The queue at the kill: five deliveries claimed and in flight (leased: next_attempt_at is the
-    // lease's end, two minutes on), seven dispatched but not yet attempted, four events not yet
-    // dispatched (the worker's round is still waiting on the receiver).
+    // lease's end, two minutes on), eleven dispatched but not yet attempted (no slot is free).
     const now = Date.now();
     const before = await database.sql<{ id: number; attempts: number; next_attempt_at: string | number; payload: string }>(
       "SELECT d.id, d.attempts, d.next_attempt_at, o.payload FROM deliveries d JOIN outbox o ON o.id = d.outbox_id WHERE d.status = 'pending' ORDER BY d.id",
@@ -226,9 +236,8 @@ describe('a worker killed while deliveries are queued and in flight', () => {
     const inFlightIds = inFlight.map((d) => (JSON.parse(d.payload) as { id: string }).id);
     expect(inFlight.map((d) => d.attempts)).toEqual([1, 1, 1, 1, 1]);
     expect(inFlightIds.sort()).toEqual(idsOf(receiver.received).sort());
-    expect(before.filter((d) => Number(d.next_attempt_at) <= now).map((d) => d.attempts)).toEqual([0, 0, 0, 0, 0, 0, 0]);
-    const [{ n: undispatched }] = await database.sql<{ n: number }>('SELECT COUNT(*) AS n FROM outbox WHERE dispatched_at IS NULL');
-    expect(Number(undispatched)).toBe(4);
+    expect(before.filter((d) => Number(d.next_attempt_at) <= now).map((d) => d.attempts)).toEqual(new Array(11).fill(0));
+    expect(receiver.received).toHaveLength(5);
 
     await worker.stop('SIGKILL');
     receiver.answer(200);
@@ -262,5 +271,58 @@ describe('a worker killed while deliveries are queued and in flight', () => {
     const deliveries = await database.sql<{ status: string; attempts: number }>('SELECT status, attempts FROM deliveries');
     expect(tally(deliveries.map((d) => `${d.status} after ${d.attempts}`))).toEqual({ 'delivered after 1': 11, 'delivered after 2': 5 });
     expect(restarted.output()).not.toMatch(/"level":50|Notifications round failed/);
+  });
+});
+
+/**
+ * Issue 28 across replicas: user X floods ten endpoints that accept the connection and never
+ * answer (each attempt waits out the 10 s deadline); user Y's webhook, made afterwards, must not
+ * queue behind them on any of the three workers.
+ */
+describe('one user flooding endpoints that never answer, with three replicas', () => {
+  let database: TestDatabase;
+  let servers: ServerProcess[] = [];
+  let silent: SilentEndpoint;
+  let receiver: WebhookReceiver;
+  let turn = 0;
+  const next = () => client(servers[turn++ % servers.length].url);
+
+  beforeAll(async () => {
+    requireServerEngine();
+    database = await createTestDatabase();
+    silent = await startSilentEndpoint();
+    receiver = await startWebhookReceiver();
+    const env = replicaEnv(database);
+    servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
+  });
+
+  afterAll(async () => {
+    await silent?.close();
+    await Promise.all(servers.map((server) => server.stop()));
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it("delivers another user's webhook within 10 s; the flooding user holds at most their share of each replica", async () => {
+    const env = replicaEnv(database);
+    const x = { authorization: `Bearer ${await createUser(env, 'flooding-x@example.com')}` };
+    const yToken = await createUser(env, 'patient-y@example.com');
+    for (let i = 0; i < 10; i++) {
+      const created = await next().post('/api/v2/webhooks', { url: silent.url(`x${i}`), events: ['push.created'] }, x);
+      expect(created.status).toBe(201);
+    }
+    const secret = await registerWebhook(servers[0].url, yToken, receiver.url);
+    for (let i = 0; i < 30; i++) await next().createPush({ payload: `flood ${i}` }, x);
+    await waitFor("X's deliveries in flight", () => silent.open() >= 8, 15_000);
+
+    const started = Date.now();
+    await next().createPush({ payload: 'patient' }, { authorization: `Bearer ${yToken}` });
+    await waitFor("Y's webhook", () => receiver.received.length >= 1, 30_000);
+    expect(Date.now() - started).toBeLessThanOrEqual(10_000);
+    expectSigned(receiver.received, secret);
+    // PWP__NOTIFICATIONS__PER_USER (8) per process: three replicas, 24 at most of their sixty slots
+    // (counted within the 10 s deadline of the first attempt, before any could end).
+    expect(silent.acceptedWithin(9_000)).toBeLessThanOrEqual(24);
+    expect(servers.map((server) => server.output()).join('\n')).not.toMatch(/deadlock|ER_LOCK|"level":50|Notifications round failed/i);
   });
 });

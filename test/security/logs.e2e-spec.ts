@@ -8,12 +8,15 @@ import { TEST_MASTER_KEY } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { listedCodes, totpCode, turnOnTwoFactor } from '../support/two-factor';
 import { Visitor } from '../support/visitor';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Everything the built server writes, at LOG_LEVEL=debug, through a whole session that touches
- * each secret in each place it can travel (body, query, headers, paths), must contain none of them.
+ * each secret in each place it can travel (body, query, headers, paths), must contain none of them;
+ * nor may the webhooks the session's events send to a third party's receiver (the owner did not
+ * opt in to the full url_token).
  */
-describe('logs of a full session', () => {
+describe('logs and webhooks of a full session', () => {
   let database: TestDatabase;
 
   beforeAll(async () => {
@@ -22,6 +25,7 @@ describe('logs of a full session', () => {
   afterAll(() => database.drop());
 
   it('never contain a payload, note, passphrase, API token or url_token', async () => {
+    const receiver = await startWebhookReceiver();
     const secrets = {
       payload: 'Payload-5f2a-Pangolin',
       note: 'Note-8c3d-Okapi',
@@ -37,9 +41,17 @@ describe('logs of a full session', () => {
     const env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-logs-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
     const created = await runNode(CLI_MAIN, ['users:create', '--email', 'logs@example.com'], env);
     const apiToken = (JSON.parse(created.stdout) as { api_token: string }).api_token;
-    const server = await startServer({ ...env, LOG_LEVEL: 'debug' });
+    const server = await startServer({
+      ...env,
+      LOG_LEVEL: 'debug',
+      PWP__NOTIFICATIONS__POLL_SECONDS: '1',
+      PWP__WEBHOOKS__ALLOW_HTTP: 'true',
+      PWP__WEBHOOKS__ALLOWED_HOSTS: '127.0.0.1',
+    });
     const api = client(server.url);
     const bearer = { authorization: `Bearer ${apiToken}` };
+    const events = ['push.created', 'push.viewed', 'push.expired', 'push.passphrase_failed', 'push.file_downloaded'];
+    expect((await api.post('/api/v2/webhooks', { url: receiver.url, events }, bearer)).status).toBe(201);
 
     const push = await api.createPush({ payload: secrets.payload, note: secrets.note, passphrase: secrets.passphrase, name: 'n' }, bearer);
     const urlToken = push.url_token;
@@ -84,11 +96,20 @@ describe('logs of a full session', () => {
     expect((await post(secrets.wrongPassphrase)).status).toBe(401);
     const revealed = await post(secrets.passphrase);
     expect([revealed.status, await revealed.text()]).toEqual([200, expect.stringContaining(secrets.payload)]);
+    // Until the worker has sent everything (the queue's gauge: events not dispatched and deliveries pending).
+    const waiting = async () => Number(/^pwpush_notification_queue_depth (\S+)$/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
+    for (const deadline = Date.now() + 20_000; (await waiting()) > 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await waiting()).toBe(0);
     expect(await server.stop()).toBe(0);
+    await receiver.close();
 
+    // The owner's pushes' events went out: created, viewed, a failed passphrase, expired, a file downloaded.
+    const bodies = receiver.received.map((hook) => hook.body);
+    expect(new Set(bodies.map((body) => (JSON.parse(body) as { type: string }).type))).toEqual(new Set(events));
     const output = server.output();
     for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link, pagePush.url_token, csrf]) {
       expect(output).not.toContain(secret);
+      for (const body of bodies) expect(body).not.toContain(secret);
     }
     const lines = output.trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();

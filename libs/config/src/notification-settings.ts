@@ -11,8 +11,14 @@ export interface NotificationSettings {
   backoffMs: number;
   /** A delivery still failing this long after its event is given up on (dead). */
   retryForMs: number;
-  /** Deliveries attempted at once by one worker round. */
+  /** Most attempts to endpoints (webhooks, owner mails) in flight at once in this process; mails to people have a lane of their own. */
   batchSize: number;
+  /** Most attempts in flight at once to one endpoint, in this process: a slow receiver holds no more of the worker. */
+  perEndpoint: number;
+  /** Most attempts in flight at once for one user's endpoints, in this process: one user cannot take every slot. */
+  perUser: number;
+  /** A webhook endpoint failing this many times running (each failing pause counts once) is disabled. */
+  disableAfterFailures: number;
 }
 
 const SECOND_MS = 1000;
@@ -55,18 +61,42 @@ export const NOTIFICATIONS = group({
       default: 20,
       min: 1,
       max: 500,
-      meaning: 'Deliveries one worker round attempts at once.',
+      meaning: 'Most attempts to endpoints (webhooks, owner mails) in flight at once in each process; mails to people (link mails, account mails) have 4 more slots of their own.',
+    }),
+    perEndpoint: integer({
+      name: 'PWP__NOTIFICATIONS__PER_ENDPOINT',
+      default: 4,
+      min: 1,
+      max: 100,
+      meaning: 'Most attempts in flight at once to one endpoint, in each process.',
+    }),
+    perUser: integer({
+      name: 'PWP__NOTIFICATIONS__PER_USER',
+      default: 8,
+      min: 1,
+      max: 500,
+      meaning: "Most attempts in flight at once to one user's endpoints, in each process: one user cannot take every slot.",
+    }),
+    disableAfterFailures: integer({
+      name: 'PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES',
+      default: 30,
+      min: 1,
+      max: 1000,
+      meaning: 'A webhook endpoint failing this many times in a row (attempts failing together while it is paused count once) is disabled until its owner enables it.',
     }),
   },
 });
 
 export function readNotificationSettings(read: Reader): NotificationSettings {
-  const { workerEnabled, pollSeconds, backoffSeconds, retryForSeconds, batchSize } = read.all(NOTIFICATIONS);
+  const { workerEnabled, pollSeconds, backoffSeconds, retryForSeconds, batchSize, perEndpoint, perUser, disableAfterFailures } = read.all(NOTIFICATIONS);
   return {
     workerEnabled,
     pollIntervalMs: pollSeconds * SECOND_MS,
     backoffMs: backoffSeconds * SECOND_MS,
     retryForMs: retryForSeconds * SECOND_MS,
     batchSize,
+    perEndpoint,
+    perUser,
+    disableAfterFailures,
   };
 }

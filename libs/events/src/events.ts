@@ -7,6 +7,10 @@ export type ExpiryReason = 'views' | 'days' | 'owner' | 'viewer';
 
 /** What an event tells of its push: never the payload, passphrase, note or file names. */
 export interface PushEventData {
+  /**
+   * The full token, kept in the outbox (as the push's row keeps it) for the endpoints whose owner
+   * opted in; a webhook body carries its first 8 characters otherwise (notifications' webhookBody).
+   */
   url_token: string;
   kind: string;
   name: string | null;
@@ -17,7 +21,7 @@ export interface PushEventData {
   reason?: ExpiryReason;
 }
 
-/** A webhook's body, exactly as it is signed and sent; `id` is the Standard Webhooks `webhook-id`. */
+/** An event as the outbox keeps it, from which each endpoint's body is made; `id` is the Standard Webhooks `webhook-id`. */
 export interface PushEvent {
   id: string;
   type: PushEventType;

@@ -118,6 +118,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly endpointsDisabled = new Counter({
+    name: 'pwpush_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints disabled after failing PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES times in a row (their owner enables them again).',
+    registers: [this.registry],
+  });
+
   private readQueue?: () => Promise<NotificationQueue>;
   /** The read under way: the two queue gauges, collected together, share it. */
   private queueRead?: Promise<NotificationQueue | undefined>;
@@ -146,6 +152,7 @@ export class Metrics {
     this.passphraseFailures.inc(0);
     for (const direction of FILE_DIRECTIONS) this.fileBytes.inc({ direction }, 0);
     this.blobsDestroyed.inc(0);
+    this.endpointsDisabled.inc(0);
   }
 
   /** Adds the standard process_* and nodejs_* metrics (the server does; the CLI does not). */
@@ -162,6 +169,12 @@ export class Metrics {
 
   notification(channel: NotificationChannel, outcome: NotificationOutcome): void {
     this.notifications.inc({ channel, outcome });
+  }
+
+  /** An endpoint disabled, and the pending deliveries given up with it (failed webhooks: they are dead). */
+  webhookEndpointDisabled(givenUp: number): void {
+    this.endpointsDisabled.inc();
+    if (givenUp > 0) this.notifications.inc({ channel: 'webhook', outcome: 'failed' }, givenUp);
   }
 
   /** The queue now, or nothing (no worker here, or the database not answering: the gauges read 0). */

@@ -8,6 +8,7 @@ import { MetricsModule } from '@app/metrics';
 import { Channels } from './deliveries/channels';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryEntity } from './deliveries/delivery.entity';
+import { EndpointHealth } from './deliveries/endpoint-health';
 import { NotificationWorker } from './deliveries/notification-worker';
 import { NotificationWorkerScheduler } from './deliveries/notification-worker.scheduler';
 import { Mailer } from './email/mailer';
@@ -28,6 +29,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
     Mailer,
     { provide: WebhookSender, inject: [SETTINGS], useFactory: (settings: Settings) => new WebhookSender(settings.webhooks) },
     Channels,
+    EndpointHealth,
     NotificationWorker,
   ],
   exports: [NotificationWorker],

@@ -8,6 +8,7 @@ import { MysqlDefinitionsAsEntities1764374400000 } from './1764374400000-mysql-d
 import { OwnerExpiryIndex1764460800000 } from './1764460800000-owner-expiry-index';
 import { Notifications1764547200000 } from './1764547200000-notifications';
 import { SingleSignOn1764633600000 } from './1764633600000-single-sign-on';
+import { WebhookEndpointHealth1764720000000 } from './1764720000000-webhook-endpoint-health';
 import { EmailQuotas1764763200000 } from './1764763200000-email-quotas';
 import { PeopleAccounts1764892800000 } from './1764892800000-people-accounts';
 import { TwoFactor1764936000000 } from './1764936000000-two-factor';
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   OwnerExpiryIndex1764460800000,
   Notifications1764547200000,
   SingleSignOn1764633600000,
+  WebhookEndpointHealth1764720000000,
   EmailQuotas1764763200000,
   PeopleAccounts1764892800000,
   TwoFactor1764936000000,

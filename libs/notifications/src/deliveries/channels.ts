@@ -6,6 +6,7 @@ import type { NotificationChannel } from '@app/metrics';
 import { accountEmailOf } from '../email/account-email';
 import { renderEmail } from '../email/email-templates';
 import { MailDeliveryError, Mailer } from '../email/mailer';
+import { webhookBody } from '../webhooks/webhook-body';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { signWebhook } from '../webhooks/webhook-signature';
 import { secretContext } from '../webhooks/webhooks.service';
@@ -15,7 +16,12 @@ import type { DueDelivery } from './deliveries.repository';
 export interface AttemptResult {
   ok: boolean;
   statusCode?: number;
+  /** What the owner reads. */
   error?: string;
+  /** No later attempt can do better: the delivery is given up at once. */
+  final?: boolean;
+  /** More on the failure, for the operator's log only. */
+  detail?: string;
   remaining?: string[];
 }
 
@@ -67,14 +73,14 @@ export class Channels {
     await this.report(mail, sent.length === 0 ? 'failed' : 'partially_failed', sent, now, sent.length === 0 ? NONE_SENT : SOME_SENT);
   }
 
-  /** The event's JSON as stored, signed afresh (verifiers refuse old timestamps) under the same message id. */
+  /** The endpoint's body for the event, signed afresh (verifiers refuse old timestamps) under the same message id. */
   private async webhook(delivery: DueDelivery, now: number): Promise<AttemptResult> {
-    const { url, secret, publicId } = delivery.webhook!;
-    const body = delivery.payload;
-    const event = JSON.parse(body) as PushEvent;
-    const headers = signWebhook({ id: event.id, timestamp: new Date(now), body, secret: this.cipher.decrypt(secret, secretContext(publicId)) });
+    const { url, secret, publicId, includeUrlToken } = delivery.webhook!;
+    const body = webhookBody(delivery.payload, includeUrlToken);
+    const { id } = JSON.parse(delivery.payload) as PushEvent;
+    const headers = signWebhook({ id, timestamp: new Date(now), body, secret: this.cipher.decrypt(secret, secretContext(publicId)) });
     const result = await this.sender.send({ url, headers, body });
-    return { ok: result.ok, statusCode: result.status, error: result.error };
+    return { ok: result.ok, statusCode: result.status, error: result.error, final: result.final, detail: result.detail };
   }
 
   private async ownerEmail(delivery: DueDelivery): Promise<AttemptResult> {

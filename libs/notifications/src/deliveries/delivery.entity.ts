@@ -7,6 +7,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** One event to one destination, with its attempts so far. */
 @Entity({ name: 'deliveries' })
 @Index('ix_deliveries_status_next_attempt_at', ['status', 'nextAttemptAt'])
+@Index('ix_deliveries_status_webhook_id_next_attempt_at', ['status', 'webhookId', 'nextAttemptAt'])
 @Index('ix_deliveries_webhook_id_id', ['webhookId', 'id'])
 @Index('ix_deliveries_outbox_id', ['outboxId'])
 export class DeliveryEntity {

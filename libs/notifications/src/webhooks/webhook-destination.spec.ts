@@ -47,6 +47,16 @@ describe('isRefusedAddress', () => {
     ['::ffff:0.0.0.0', 'IPv4-mapped this network'],
     ['64:ff9b::a9fe:a9fe', 'NAT64 of the metadata service'],
     ['64:ff9b::10.0.0.1', 'NAT64 of a private address'],
+    ['168.63.129.16', "Azure's host address"],
+    ['::ffff:168.63.129.16', "IPv4-mapped Azure host address"],
+    ['::ffff:0:127.0.0.1', 'IPv4-translated (SIIT) loopback'],
+    ['64:ff9b:1::7f00:1', 'local-use NAT64 (/96) of loopback'],
+    ['64:ff9b:1:a9fe:a9:fe00::', 'local-use NAT64 of the metadata service, /48 form (not readable)'],
+    ['64:ff9b:1:abcd::808:808', 'local-use NAT64 under another /96 (not readable)'],
+    ['2002:7f00:1::', '6to4 of loopback'],
+    ['2002:a9fe:a9fe::1', '6to4 of the metadata service'],
+    ['2002:c0a8:101:1::1', '6to4 of a private address'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo of 127.0.0.1'],
     ['localhost', 'not an address'],
     ['', 'not an address'],
   ])('refuses %s (%s)', (ip) => {
@@ -73,6 +83,11 @@ describe('isRefusedAddress', () => {
     ['::ffff:8.8.8.8'],
     ['64:ff9b::808:808'],
     ['64:ff9b::8.8.4.4'],
+    ['168.63.129.15'],
+    ['168.63.129.17'],
+    ['64:ff9b:1::808:808'],
+    ['2002:808:808::1'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7'],
   ])('lets %s through (public)', (ip) => {
     expect(isRefusedAddress(ip, settings())).toBe(false);
   });
@@ -82,6 +97,12 @@ describe('isRefusedAddress', () => {
       isRefusedAddress(ip, settings({ allowedHosts: ['hooks.internal', '127.0.0.1', '10.20.0.0/16', 'fd12::/16'] }));
     expect(['127.0.0.1', '::ffff:127.0.0.1', '10.20.3.4', 'fd12:3456::1'].map(sut)).toEqual([false, false, false, false]);
     expect(['127.0.0.2', '10.21.0.1', 'fd13::1', '169.254.169.254', '::1'].map(sut)).toEqual([true, true, true, true, true]);
+  });
+
+  it('judges an IPv6 address that carries an IPv4 address by the allowed IPv4 ranges, and an unreadable local NAT64 one by its own', () => {
+    const sut = (ip: string) => isRefusedAddress(ip, settings({ allowedHosts: ['127.0.0.1', '64:ff9b:1:abcd::/96'] }));
+    expect(['2002:7f00:1::', '64:ff9b:1::7f00:1', '64:ff9b:1:abcd::808:808'].map(sut)).toEqual([false, false, false]);
+    expect(['2002:7f00:2::', '64:ff9b:1:abce::808:808'].map(sut)).toEqual([true, true]);
   });
 });
 

@@ -23,8 +23,10 @@ const REFUSED: BlockList = blockListOf([
   ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
   ['192.168.0.0', 16, 'ipv4'], // private
   ['198.18.0.0', 15, 'ipv4'], // benchmarking
+  ['168.63.129.16', 32, 'ipv4'], // Azure's virtual host address (DNS, DHCP, the VM agent's WireServer): public-looking, yet the host's
   ['224.0.0.0', 3, 'ipv4'], // multicast, reserved and broadcast: nothing above 224.0.0.0 is a receiver
   ['::', 96, 'ipv6'], // unspecified (::), loopback (::1) and the deprecated IPv4-compatible addresses
+  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64 outside 64:ff9b:1::/96: where its IPv4 address sits cannot be known (IPV4_CARRIERS)
   ['fc00::', 7, 'ipv6'], // unique local, with AWS's metadata service at fd00:ec2::254
   ['fe80::', 10, 'ipv6'], // link-local
   ['fec0::', 10, 'ipv6'], // the deprecated site-local addresses, still routed inside some networks
@@ -32,14 +34,29 @@ const REFUSED: BlockList = blockListOf([
 ]);
 
 /**
- * IPv6 addresses that carry an IPv4 address, and lead to it: IPv4-mapped (::ffff:a.b.c.d, what
- * dual-stack sockets use) and NAT64 (64:ff9b::a.b.c.d). They are judged by the IPv4 address, so
- * ::ffff:127.0.0.1 is loopback while a public address behind DNS64 stays reachable.
+ * IPv6 addresses that carry an IPv4 address, and lead to it through a translator or tunnel. They
+ * are judged by the IPv4 address they carry (`embedded`, read from the address's 16 bytes), so
+ * ::ffff:127.0.0.1 is loopback while a public address behind DNS64 stays reachable. Where the
+ * position cannot be known, `embedded` gives nothing and the address is judged as itself.
  */
-const IPV4_CARRIERS: BlockList = blockListOf([
-  ['::ffff:0:0', 96, 'ipv6'],
-  ['64:ff9b::', 96, 'ipv6'],
-]);
+const IPV4_CARRIERS: { range: BlockList; embedded: (bytes: number[]) => number[] | undefined }[] = [
+  // IPv4-mapped (::ffff:a.b.c.d, what dual-stack sockets use) and IPv4-translated (SIIT, ::ffff:0:a.b.c.d).
+  { range: ipv6Range('::ffff:0:0', 96), embedded: (b) => b.slice(12, 16) },
+  { range: ipv6Range('::ffff:0:0:0', 96), embedded: (b) => b.slice(12, 16) },
+  // NAT64's well-known prefix (RFC 6052): the IPv4 address in the last 32 bits.
+  { range: ipv6Range('64:ff9b::', 96), embedded: (b) => b.slice(12, 16) },
+  // NAT64's local-use prefix (RFC 8215): the operator may translate with any /48 to /96 inside it, which places the IPv4 address
+  // differently (RFC 6052 2.2); only 64:ff9b:1::/96, the usual choice, can be read without knowing which. The rest is REFUSED.
+  { range: ipv6Range('64:ff9b:1::', 48), embedded: (b) => (b.slice(6, 12).every((byte) => byte === 0) ? b.slice(12, 16) : undefined) },
+  // 6to4 (RFC 3056): the site's IPv4 address in bits 16-47.
+  { range: ipv6Range('2002::', 16), embedded: (b) => b.slice(2, 6) },
+  // Teredo (RFC 4380): the client's IPv4 address, inverted, in the last 32 bits.
+  { range: ipv6Range('2001::', 32), embedded: (b) => b.slice(12, 16).map((byte) => byte ^ 0xff) },
+];
+
+function ipv6Range(network: string, bits: number): BlockList {
+  return blockListOf([[network, bits, 'ipv6']]);
+}
 
 function blockListOf(ranges: [network: string, bits: number, family: Family][]): BlockList {
   const list = new BlockList();
@@ -87,25 +104,28 @@ export function literalAddress(url: URL): string | undefined {
   return isIP(host) === 0 ? undefined : host;
 }
 
-/** The address a connection really goes to, with its family: an IPv4-carrying IPv6 address yields its IPv4. */
+/** The address a connection really goes to, with its family: an IPv4-carrying IPv6 address yields the IPv4 address it carries. */
 function connectionTarget(ip: string): { address: string; family: Family } | undefined {
   switch (isIP(ip)) {
     case 4:
       return { address: ip, family: 'ipv4' };
     case 6: {
-      const ipv4 = IPV4_CARRIERS.check(ip, 'ipv6') ? lastIpv4(ip) : undefined;
-      return ipv4 === undefined ? { address: ip, family: 'ipv6' } : { address: ipv4, family: 'ipv4' };
+      const ipv4 = IPV4_CARRIERS.find(({ range }) => range.check(ip, 'ipv6'))?.embedded(bytesOf(ip));
+      return ipv4 === undefined ? { address: ip, family: 'ipv6' } : { address: ipv4.join('.'), family: 'ipv4' };
     }
     default:
       return undefined;
   }
 }
 
-/** The low 32 bits of an IPv6 address, dotted: the URL serializer writes it as compressed hex groups. */
-function lastIpv4(ipv6: string): string {
-  const groups = new URL(`http://[${ipv6.replace(/%.*$/, '')}]`).hostname.slice(1, -1).split(':');
-  const [high, low] = groups.slice(-2).map((group) => parseInt(group || '0', 16));
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The 16 bytes of an IPv6 address; the URL parser first writes it in one form (hex groups, `::` once, no zone, no dotted tail). */
+function bytesOf(ipv6: string): number[] {
+  const [head, tail] = new URL(`http://[${ipv6.replace(/%.*$/, '')}]`).hostname.slice(1, -1).split('::');
+  const groupsOf = (text: string | undefined) => (text ? text.split(':').map((group) => parseInt(group, 16)) : []);
+  const left = groupsOf(head);
+  const right = groupsOf(tail);
+  const groups = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.flatMap((group) => [group >> 8, group & 0xff]);
 }
 
 function allowedRanges(settings: WebhookSettings): BlockList {

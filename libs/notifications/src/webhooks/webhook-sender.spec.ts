@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { DeliveryResult, ResolveHost, WebhookSender } from './webhook-sender';
+import { DeliveryResult, NO_ANSWER, ResolveHost, WebhookSender } from './webhook-sender';
 import { newWebhookSecret, signWebhook } from './webhook-signature';
 
 /** What a local receiver saw of one request. */
@@ -165,7 +165,7 @@ describe('WebhookSender', () => {
     it('checks the certificate against the name, not the address it connects to', async () => {
       const resolveHost: ResolveHost = async () => [{ address: '127.0.0.1', family: 4 }];
       const result = await senderWith({}, resolveHost).send({ url: receiver.url('/hook', 'other.test'), headers: {}, body: BODY });
-      expect(result).toEqual({ ok: false, error: 'connection failed (ERR_TLS_CERT_ALTNAME_INVALID)' });
+      expect(result).toEqual({ ok: false, error: NO_ANSWER, detail: 'connection failed (ERR_TLS_CERT_ALTNAME_INVALID)' });
       expect(receiver.received).toHaveLength(0);
     });
 
@@ -173,7 +173,8 @@ describe('WebhookSender', () => {
       const sut = new WebhookSender(settings({ allowedHosts: ['127.0.0.1'] }));
       expect(await sut.send({ url: receiver.url(), headers: {}, body: BODY })).toEqual({
         ok: false,
-        error: 'connection failed (DEPTH_ZERO_SELF_SIGNED_CERT)',
+        error: NO_ANSWER,
+        detail: 'connection failed (DEPTH_ZERO_SELF_SIGNED_CERT)',
       });
       expect(receiver.received).toHaveLength(0);
     });
@@ -188,14 +189,14 @@ describe('WebhookSender', () => {
           headers: {},
           body: BODY,
         });
-        expect(result).toEqual({ ok: false, error: `refused: URL must not point to ${REFUSED_ADDRESS}` });
+        expect(result).toEqual({ ok: false, error: `refused: URL must not point to ${REFUSED_ADDRESS}`, final: true });
         expectNothingReached(receiver);
       },
     );
 
     it('refuses a name that resolves to loopback (localhost), without connecting', async () => {
       const result = await new WebhookSender(settings(), { ca }).send({ url: receiver.url('/hook', 'localhost'), headers: {}, body: BODY });
-      expect(result).toEqual({ ok: false, error: `refused: resolves to ${REFUSED_ADDRESS}` });
+      expect(result).toEqual({ ok: false, error: `refused: resolves to ${REFUSED_ADDRESS}`, final: true });
       expectNothingReached(receiver);
     });
 
@@ -209,7 +210,7 @@ describe('WebhookSender', () => {
         headers: {},
         body: BODY,
       });
-      expect(result).toEqual({ ok: false, error: `refused: resolves to ${REFUSED_ADDRESS}` });
+      expect(result).toEqual({ ok: false, error: `refused: resolves to ${REFUSED_ADDRESS}`, final: true });
     });
 
     it('lets a name that allowedHosts names resolve to a private address', async () => {
@@ -219,7 +220,7 @@ describe('WebhookSender', () => {
 
     it('refuses http unless allowHttp is set', async () => {
       const refused = await senderWith().send({ url: plainReceiver.url(), headers: {}, body: BODY });
-      expect(refused).toEqual({ ok: false, error: 'refused: URL must use https' });
+      expect(refused).toEqual({ ok: false, error: 'refused: URL must use https', final: true });
       expectNothingReached(plainReceiver);
 
       const delivered = await senderWith({ allowHttp: true }).send({ url: plainReceiver.url(), headers: {}, body: BODY });
@@ -228,15 +229,15 @@ describe('WebhookSender', () => {
     });
 
     it.each([
-      ['fails', async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example.com'), { code: 'ENOTFOUND' }))],
-      ['answers no address', async () => []],
-    ] as [string, ResolveHost][])('says so when the lookup %s', async (_case, resolveHost) => {
+      ['fails', async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example.com'), { code: 'ENOTFOUND' })), 'DNS lookup failed'],
+      ['answers no address', async () => [], 'DNS lookup found no address'],
+    ] as [string, ResolveHost, string][])('tells the owner no more than of any other network failure when the lookup %s', async (_case, resolveHost, detail) => {
       const result = await new WebhookSender(settings(), { resolveHost }).send({
         url: 'https://hooks.example.com/hook',
         headers: {},
         body: BODY,
       });
-      expect(result).toEqual({ ok: false, error: 'DNS lookup failed' });
+      expect(result).toEqual({ ok: false, error: NO_ANSWER, detail });
     });
   });
 
@@ -257,26 +258,26 @@ describe('WebhookSender', () => {
       });
     });
 
-    it('reports a receiver that does not answer in time as a timeout', async () => {
+    it('reports a receiver that does not answer in time as any network failure (a timeout for the log)', async () => {
       receiver.respond = () => {}; // never answers
       const started = Date.now();
       const result = await senderWith({ timeoutMs: 300 }).send({ url: receiver.url(), headers: {}, body: BODY });
-      expect(result).toEqual({ ok: false, error: 'timeout' });
+      expect(result).toEqual({ ok: false, error: NO_ANSWER, detail: 'timeout' });
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       expect(Date.now() - started).toBeLessThan(3_000);
     });
 
-    it('reports a slow DNS answer as a timeout', async () => {
+    it('reports a slow DNS answer as any network failure (a timeout for the log)', async () => {
       const resolveHost: ResolveHost = () => new Promise(() => {});
       const result = await new WebhookSender(settings({ timeoutMs: 300 }), { resolveHost }).send({
         url: 'https://hooks.example.com/',
         headers: {},
         body: BODY,
       });
-      expect(result).toEqual({ ok: false, error: 'timeout' });
+      expect(result).toEqual({ ok: false, error: NO_ANSWER, detail: 'timeout' });
     });
 
-    it('reports a refused connection by its code only', async () => {
+    it('reports a refused connection as any network failure, its code for the log only', async () => {
       const closedPort = await new Promise<number>((resolve) => {
         const server = http.createServer().listen(0, '127.0.0.1', () => {
           const { port } = server.address() as AddressInfo;
@@ -284,7 +285,7 @@ describe('WebhookSender', () => {
         });
       });
       const result = await senderWith().send({ url: `https://127.0.0.1:${closedPort}/hook`, headers: {}, body: BODY });
-      expect(result).toEqual({ ok: false, error: 'connection failed (ECONNREFUSED)' });
+      expect(result).toEqual({ ok: false, error: NO_ANSWER, detail: 'connection failed (ECONNREFUSED)' });
     });
   });
 

@@ -14,12 +14,24 @@ export interface WebhookRequest {
   body: string;
 }
 
-/** How one attempt went: `error` is short and safe to store and show (never the body, headers or secrets). */
+/** How one attempt went: `error` is short and safe to store and show its owner (never the body, headers or secrets). */
 export interface DeliveryResult {
   ok: boolean;
   status?: number;
   error?: string;
+  /** The address policy refused the destination: every later attempt would be refused alike, so none is made. */
+  final?: boolean;
+  /** Why the network failed (DNS, an error code, the deadline), for the operator's log: the owner sees NO_ANSWER only. */
+  detail?: string;
 }
+
+/**
+ * What the owner reads for every failure without an HTTP answer. One text for a refused
+ * connection, a timeout, a TLS or DNS failure: distinct texts would let a user scan ports and
+ * names that the address policy lets through (an allowed in-cluster range) by watching which
+ * one their deliveries show.
+ */
+export const NO_ANSWER = 'no answer (connection failed or timed out)';
 
 /** Every address a host name has, as `dns.lookup(name, { all: true })` gives them. */
 export type ResolveHost = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -68,7 +80,7 @@ export class WebhookSender {
 
   async send(request: WebhookRequest): Promise<DeliveryResult> {
     const refusal = refusedWebhookUrl(request.url, this.settings);
-    if (refusal !== undefined) return failure(`refused: URL ${refusal}`);
+    if (refusal !== undefined) return refused(`refused: URL ${refusal}`);
     const signal = AbortSignal.timeout(this.settings.timeoutMs);
     const destination = await this.resolve(new URL(request.url), signal);
     if ('ok' in destination) return destination;
@@ -84,12 +96,12 @@ export class WebhookSender {
       const answers = await untilAborted((this.options.resolveHost ?? systemResolver)(url.hostname), signal);
       addresses = answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
     } catch {
-      return failure(signal.aborted ? 'timeout' : 'DNS lookup failed');
+      return noAnswer(signal.aborted ? 'timeout' : 'DNS lookup failed');
     }
-    if (addresses.length === 0) return failure('DNS lookup failed');
+    if (addresses.length === 0) return noAnswer('DNS lookup found no address');
     const allowedByName = isAllowedHostName(url.hostname, this.settings);
     if (!allowedByName && addresses.some(({ address }) => isRefusedAddress(address, this.settings))) {
-      return failure(`refused: resolves to ${REFUSED_ADDRESS_KINDS}`);
+      return refused(`refused: resolves to ${REFUSED_ADDRESS_KINDS}`);
     }
     return { url, addresses };
   }
@@ -117,7 +129,7 @@ export class WebhookSender {
           resolve(resultOf(response.statusCode ?? 0));
         });
       });
-      outgoing.on('error', (error) => resolve(failure(signal.aborted ? 'timeout' : describeError(error))));
+      outgoing.on('error', (error) => resolve(noAnswer(signal.aborted ? 'timeout' : describeError(error))));
       outgoing.end(body);
     });
   }
@@ -150,8 +162,12 @@ function resultOf(status: number): DeliveryResult {
   return { ok: false, status, error: `HTTP ${status}` };
 }
 
-function failure(error: string): DeliveryResult {
-  return { ok: false, error };
+function refused(error: string): DeliveryResult {
+  return { ok: false, error, final: true };
+}
+
+function noAnswer(detail: string): DeliveryResult {
+  return { ok: false, error: NO_ANSWER, detail };
 }
 
 /** The error's code only (ECONNREFUSED, CERT_HAS_EXPIRED, ...): messages can carry addresses and more. */

@@ -30,6 +30,25 @@ export class WebhookEntity {
   @Column({ type: 'blob' })
   secret!: Buffer;
 
+  /** Whether bodies carry the push's full url_token (the owner's opt-in), not only its first 8 characters. */
+  @Column({ name: 'include_url_token', type: 'boolean', default: false })
+  includeUrlToken!: boolean;
+
+  /** Failed attempts in a row (those failing together during one pause count once); a success resets it. */
+  @Column({ name: 'consecutive_failures', type: 'int', default: 0 })
+  consecutiveFailures!: number;
+
+  /** Until when its deliveries wait after a failure (backoff for the endpoint as a whole). */
+  @Column({ name: 'paused_until', type: 'bigint', nullable: true, transformer: epochMillis })
+  pausedUntil!: number | null;
+
+  /** When it was disabled after PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES; nothing is sent to it until its owner enables it. */
+  @Column({ name: 'disabled_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  disabledAt!: number | null;
+
+  @Column({ name: 'disabled_reason', type: 'varchar', length: 255, nullable: true })
+  disabledReason!: string | null;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
   createdAt!: number;
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { Authenticated, type AuthenticatedUser, CurrentUser } from '@app/auth';
 import { CreateWebhookInput, DeliveriesResponse, WebhookResponse, WebhookWithSecretResponse } from './dto/webhook.dto';
-import { ApiCreateWebhook, ApiDeleteWebhook, ApiListWebhookDeliveries, ApiListWebhooks, ApiRotateWebhookSecret } from './webhooks.openapi';
+import { ApiCreateWebhook, ApiDeleteWebhook, ApiEnableWebhook, ApiListWebhookDeliveries, ApiListWebhooks, ApiRotateWebhookSecret } from './webhooks.openapi';
 import { WebhooksService } from './webhooks.service';
 
 @Controller('api/v2/webhooks')
@@ -33,6 +33,13 @@ export class WebhooksController {
   @ApiRotateWebhookSecret()
   rotateSecret(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<WebhookWithSecretResponse> {
     return this.webhooks.rotateSecret(id, user);
+  }
+
+  @Post(':id/enable')
+  @HttpCode(200)
+  @ApiEnableWebhook()
+  enable(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser): Promise<WebhookResponse> {
+    return this.webhooks.enable(id, user);
   }
 
   @Get(':id/deliveries')

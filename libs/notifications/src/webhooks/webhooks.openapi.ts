@@ -29,8 +29,9 @@ export const ApiCreateWebhook = () =>
       'createWebhook',
       'Register an endpoint for events on your pushes',
       'Events are signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`) with the secret this answer shows once, ' +
-        'and delivered at least once (deduplicate by `webhook-id`), with retries for PWP__NOTIFICATIONS__RETRY_FOR_SECONDS. The body is `{type, timestamp, data}`: the push\'s url_token, kind, name, ' +
-        'views and days remaining, whether it expired and why; never its payload, passphrase, note or file names. At most 10 endpoints per user.',
+        'and delivered at least once (deduplicate by `webhook-id`), with retries for PWP__NOTIFICATIONS__RETRY_FOR_SECONDS. The body is `{id, type, timestamp, data}`: the first 8 characters of the push\'s url_token ' +
+        '(`url_token_prefix`; the full `url_token` too only with `include_url_token: true`), its kind, name, views and days remaining, whether it expired and why; never its payload, passphrase, note or file names. ' +
+        'An endpoint that keeps failing is paused, then disabled (see `disabled_at`). At most 10 endpoints per user.',
     ),
     ApiJsonResponse(201, { type: WebhookWithSecretResponse, description: 'Registered; the secret is shown this once.' }),
     ApiValidationFailed('The URL is refused (scheme, a private or metadata address, `mailto:` someone else), the events are unknown or none, or you have 10 endpoints already.'),
@@ -55,6 +56,19 @@ export const ApiRotateWebhookSecret = () =>
     Common('rotateWebhookSecret', "Replace an endpoint's signing secret", 'Every attempt from now on, pending ones included, is signed with the new secret.'),
     WebhookId(),
     ApiJsonResponse(200, { type: WebhookWithSecretResponse, description: 'The endpoint with its new secret, shown this once.' }),
+    ApiNotFound(NOT_YOURS),
+  );
+
+export const ApiEnableWebhook = () =>
+  applyDecorators(
+    Common(
+      'enableWebhook',
+      'Enable an endpoint again',
+      'For an endpoint disabled after failing PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES times in a row: new events reach it again and its failure count starts over. ' +
+        'Deliveries given up on when it was disabled stay dead. Harmless on an endpoint that is not disabled.',
+    ),
+    WebhookId(),
+    ApiJsonResponse(200, { type: WebhookResponse, description: 'The endpoint, enabled.' }),
     ApiNotFound(NOT_YOURS),
   );
 

@@ -3,7 +3,7 @@ import { WebhookOwners } from '@app/auth';
 import { Sql } from '@app/database';
 import { WebhookEntity } from './webhook.entity';
 
-export type NewWebhook = Omit<WebhookEntity, 'id'>;
+export type NewWebhook = Omit<WebhookEntity, 'id' | 'consecutiveFailures' | 'pausedUntil' | 'disabledAt' | 'disabledReason'>;
 /** A recent delivery to an endpoint, with the message id its event carries. */
 export interface DeliveryRow {
   event: string;
@@ -16,8 +16,11 @@ export interface DeliveryRow {
   updatedAt: number;
 }
 
-const COLUMNS = 'id, public_id, user_id, url, events, description, secret, created_at, updated_at';
-type WebhookRow = Record<'id' | 'public_id' | 'user_id' | 'url' | 'events' | 'description' | 'secret' | 'created_at' | 'updated_at', unknown>;
+const INSERTED = 'public_id, user_id, url, events, description, secret, include_url_token, created_at, updated_at';
+const COLUMNS = `id, ${INSERTED}, consecutive_failures, paused_until, disabled_at, disabled_reason`;
+type WebhookRow = Record<string, unknown>;
+
+const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 const toWebhook = (row: WebhookRow): WebhookEntity => ({
   id: Number(row.id),
@@ -27,6 +30,12 @@ const toWebhook = (row: WebhookRow): WebhookEntity => ({
   events: Number(row.events),
   description: (row.description as string | null) ?? null,
   secret: row.secret as Buffer,
+  // SQLite and MySQL answer 1 or 0, PostgreSQL a boolean.
+  includeUrlToken: Boolean(row.include_url_token),
+  consecutiveFailures: Number(row.consecutive_failures),
+  pausedUntil: nullableNumber(row.paused_until),
+  disabledAt: nullableNumber(row.disabled_at),
+  disabledReason: (row.disabled_reason as string | null) ?? null,
   createdAt: Number(row.created_at),
   updatedAt: Number(row.updated_at),
 });
@@ -40,8 +49,8 @@ export class WebhooksRepository {
   ) {}
 
   async insert(webhook: NewWebhook): Promise<void> {
-    await this.sql.write(`INSERT INTO webhooks (${COLUMNS.slice('id, '.length)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
-      webhook.publicId, webhook.userId, webhook.url, webhook.events, webhook.description, webhook.secret, webhook.createdAt, webhook.updatedAt,
+    await this.sql.write(`INSERT INTO webhooks (${INSERTED}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      webhook.publicId, webhook.userId, webhook.url, webhook.events, webhook.description, webhook.secret, webhook.includeUrlToken ? 1 : 0, webhook.createdAt, webhook.updatedAt,
     ]);
     await this.refreshOwnerFlag(webhook.userId);
   }
@@ -69,6 +78,11 @@ export class WebhooksRepository {
 
   async replaceSecret(id: number, secret: Buffer, now: number): Promise<void> {
     await this.sql.write('UPDATE webhooks SET secret = ?, updated_at = ? WHERE id = ?', [secret, now, id]);
+  }
+
+  /** Healthy again, as its owner says: the failure count starts over and new events reach it (those given up on stay dead). */
+  async enable(id: number, now: number): Promise<void> {
+    await this.sql.write('UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, consecutive_failures = 0, paused_until = NULL, updated_at = ? WHERE id = ?', [now, id]);
   }
 
   async recentDeliveries(webhookId: number, limit: number): Promise<DeliveryRow[]> {

@@ -17,7 +17,7 @@ const RECENT_DELIVERIES = 50;
 /** The cipher's context for an endpoint's secret: sealed to that endpoint, so it cannot be moved to another. */
 export const secretContext = (publicId: string) => `webhook-secret:${publicId}`;
 
-/** An owner's endpoints: register (https or `mailto:` themselves), list, delete, rotate the secret, and see recent deliveries. */
+/** An owner's endpoints: register (https or `mailto:` themselves), list, delete, rotate the secret, enable again, and see recent deliveries. */
 @Injectable()
 export class WebhooksService {
   constructor(
@@ -45,6 +45,7 @@ export class WebhooksService {
       events: eventBits(input.events),
       description: input.description ?? null,
       secret: this.cipher.encrypt(secret, secretContext(publicId)),
+      includeUrlToken: input.include_url_token ?? false,
       createdAt: now,
       updatedAt: now,
     };
@@ -66,6 +67,14 @@ export class WebhooksService {
     const secret = newWebhookSecret();
     await this.repository.replaceSecret(webhook.id, this.cipher.encrypt(secret, secretContext(publicId)), this.clock.now());
     return { ...mapWebhook(webhook), secret };
+  }
+
+  /** A disabled endpoint receives new events again, its failure count starting over; what was given up on stays dead. */
+  async enable(publicId: string, owner: AuthenticatedUser): Promise<WebhookResponse> {
+    const webhook = await this.owned(publicId, owner);
+    const now = this.clock.now();
+    await this.repository.enable(webhook.id, now);
+    return mapWebhook({ ...webhook, disabledAt: null, disabledReason: null });
   }
 
   async deliveries(publicId: string, owner: AuthenticatedUser): Promise<DeliveriesResponse> {
@@ -100,12 +109,15 @@ export class WebhooksService {
   }
 }
 
-export function mapWebhook(webhook: Omit<WebhookEntity, 'id'>): WebhookResponse {
+export function mapWebhook(webhook: Pick<WebhookEntity, 'publicId' | 'url' | 'events' | 'description' | 'includeUrlToken' | 'createdAt'> & Partial<WebhookEntity>): WebhookResponse {
   return {
     id: webhook.publicId,
     url: webhook.url,
     events: eventTypes(webhook.events),
     description: webhook.description,
+    include_url_token: webhook.includeUrlToken,
+    disabled_at: webhook.disabledAt ? new Date(webhook.disabledAt).toISOString() : null,
+    disabled_reason: webhook.disabledReason ?? null,
     created_at: new Date(webhook.createdAt).toISOString(),
   };
 }

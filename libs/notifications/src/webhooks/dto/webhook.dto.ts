@@ -1,12 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
-import { OptionalText, ReportsFieldErrors } from '@app/common';
+import { OptionalBoolean, OptionalText, ReportsFieldErrors } from '@app/common';
 import { PUSH_EVENT_TYPES, type PushEventType } from '@app/events';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../deliveries/delivery.entity';
 
 const TIME_EXAMPLE = '2026-01-01T01:00:00.000Z';
 const URL_DESCRIPTION =
   'Where events go: an `https` URL (`http` only with PWP__WEBHOOKS__ALLOW_HTTP=true; private, loopback, link-local and metadata addresses refused unless PWP__WEBHOOKS__ALLOWED_HOSTS names them), or `mailto:` with your own account\'s address to get the events by mail (when the instance has mail).';
+
+const INCLUDE_URL_TOKEN_DESCRIPTION =
+  "Whether bodies carry the push's full `url_token` in `data.url_token`. By default they carry `url_token_prefix` only (its first 8 characters, as the owner mails do): " +
+  'the full token opens the secret, and a receiver, its queue and its logs are third parties that would then hold a working link to every push the events tell of. ' +
+  'Set it only for a receiver you trust with the secrets themselves. Mails (`mailto:`) never carry the full token.';
 
 @ReportsFieldErrors()
 export class CreateWebhookInput {
@@ -25,6 +30,10 @@ export class CreateWebhookInput {
   @ApiPropertyOptional({ type: String, maxLength: 255, description: 'A label for you.', example: 'Security team' })
   @OptionalText(255)
   description?: string;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: INCLUDE_URL_TOKEN_DESCRIPTION, example: false })
+  @OptionalBoolean()
+  include_url_token?: boolean;
 }
 
 export class WebhookResponse {
@@ -39,6 +48,21 @@ export class WebhookResponse {
 
   @ApiProperty({ type: String, nullable: true, example: 'Security team' })
   description!: string | null;
+
+  @ApiProperty({ type: Boolean, description: INCLUDE_URL_TOKEN_DESCRIPTION, example: false })
+  include_url_token!: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it was disabled after failing too many times in a row (PWP__NOTIFICATIONS__DISABLE_AFTER_FAILURES): nothing is sent to it until `POST /api/v2/webhooks/{id}/enable`.',
+    example: null,
+  })
+  disabled_at!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why it was disabled.', example: null })
+  disabled_reason!: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', example: TIME_EXAMPLE })
   created_at!: string;
@@ -60,7 +84,12 @@ export class DeliveryResponse {
   @ApiProperty({ type: String, description: 'The Standard Webhooks `webhook-id` it is sent with (the same on every attempt).', example: 'msg_2Nf8c1q0S5mX3ZbT9hWk' })
   message_id!: string;
 
-  @ApiProperty({ type: String, enum: DELIVERY_STATUSES, description: 'pending (an attempt is due), delivered, or dead (given up after PWP__NOTIFICATIONS__RETRY_FOR_SECONDS).' })
+  @ApiProperty({
+    type: String,
+    enum: DELIVERY_STATUSES,
+    description:
+      'pending (an attempt is due), delivered, or dead: given up after PWP__NOTIFICATIONS__RETRY_FOR_SECONDS, at once when the address policy refuses the destination, or when the endpoint was disabled.',
+  })
   status!: DeliveryStatus;
 
   @ApiProperty({ type: 'integer', example: 1 })
@@ -69,7 +98,14 @@ export class DeliveryResponse {
   @ApiProperty({ type: 'integer', nullable: true, description: "The last attempt's HTTP status; null when none answered.", example: 200 })
   last_status_code!: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: "Why the last attempt failed (never the receiver's body).", example: null })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "Why the last attempt failed, never the receiver's body: `HTTP <status>`, `redirect not followed (HTTP <status>)`, `refused: ...` (the address policy), " +
+      '`no answer (connection failed or timed out)` for every failure without an HTTP answer (refused connection, timeout, TLS, DNS), or that the endpoint was disabled.',
+    example: null,
+  })
   last_error!: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', example: TIME_EXAMPLE })
