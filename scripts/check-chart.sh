@@ -256,7 +256,7 @@ expect_in_render "egress on, smtp and webhooks off: neither rule" templates/netw
 expect_in_render "egress on, mail off: no SMTP rule" templates/networkpolicy.yaml \
   'port: 587' absent "${MIN[@]}" --set networkPolicy.enabled=true --set networkPolicy.egress.enabled=true
 
-# Behind the ingress with no other values (README "Behind a proxy or ingress"): the pod trusts
+# Behind the ingress with no other values (docs/operations.md, "Behind a proxy or ingress"): the pod trusts
 # the ingress, /metrics is not routed by it, readiness ignores Redis.
 INGRESS_ONLY=("${REQUIRED_SETS[@]}" --set ingress.enabled=true)
 expect_in_render "ingress on, no other values: TRUST_PROXY holds the cluster's private ranges and loopback" templates/configmap.yaml \

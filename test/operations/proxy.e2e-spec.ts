@@ -2,7 +2,7 @@ import { client } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Behind a proxy or ingress (README, "Behind a proxy or ingress"): which peers' X-Forwarded-*
+ * Behind a proxy or ingress (docs/operations.md, "Behind a proxy or ingress"): which peers' X-Forwarded-*
  * headers are believed (TRUST_PROXY, the reference's PWP__TRUSTED_PROXIES), and FORCE_SSL. Every
  * request here comes from 127.0.0.1, standing in for the ingress controller.
  */

@@ -7,7 +7,7 @@ import { checkPage, launchBrowser } from '../support/browser';
 import { sha256 } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** With UPDATE_SCREENSHOTS=1, the README's pictures of these pages are taken again into docs/. */
+/** With UPDATE_SCREENSHOTS=1, the pictures of these pages in docs/pages.md are taken again into docs/. */
 const DOCS = join(__dirname, '..', '..', 'docs');
 
 /**
