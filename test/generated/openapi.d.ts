@@ -3089,6 +3089,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No endpoint of yours has this id. */
             404: {
                 headers: {
