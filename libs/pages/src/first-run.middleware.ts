@@ -1,4 +1,4 @@
-import { Injectable, NestMiddleware, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, NestMiddleware, OnApplicationBootstrap } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { FirstRunService } from '@app/auth';
 
@@ -16,12 +16,22 @@ export class FirstRunRedirect implements NestMiddleware {
   }
 }
 
-/** Has the boot code logged at start-up, when the first run is needed (the server's pages only: never the CLI). */
+/**
+ * Has the boot code logged at start-up, when the first run is needed (the server's pages only: never
+ * the CLI). A schema not migrated yet (DB_MIGRATE_ON_START=false) does not stop the start: /first_run
+ * logs a code when it finds none, once `migrations:run` has made the tables.
+ */
 @Injectable()
 export class FirstRunAnnouncer implements OnApplicationBootstrap {
+  private readonly logger = new Logger('FirstRun');
+
   constructor(private readonly firstRun: FirstRunService) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.firstRun.announce();
+    try {
+      await this.firstRun.announce();
+    } catch (error) {
+      this.logger.warn(`First run: could not look for accounts at start-up (${(error as Error).name}); /first_run logs a boot code when it is opened.`);
+    }
   }
 }
