@@ -25,7 +25,7 @@ export function configureApp(app: NestExpressApplication, settings: Settings): v
   // X-Forwarded-* are believed only from the configured proxies.
   app.set('trust proxy', proxyTrust(settings.trustedProxies));
   // First, so that every answer carries X-Request-Id and the security headers, even a body-parser failure's.
-  configureHttpPolicies(app);
+  configureHttpPolicies(app, settings);
   if (settings.forceSsl) app.use(requireHttps);
   app.use(routeJsonPaths);
   // Before CORS_ORIGINS' policy: any origin may POST /p.json, whatever that setting says. With the

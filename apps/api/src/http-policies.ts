@@ -14,18 +14,33 @@ const PLAIN_HTTP_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 const DOCS_PATH = new RegExp(`^/${OPENAPI_UI_PATH}(?:[/.?]|$)`);
 
 /**
+ * The browser features no page or answer of this service uses, all turned off (a script injected
+ * somehow gets no camera, microphone, location, payment, USB...); only writing to the clipboard,
+ * for the copy buttons, and only for this origin.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()', 'autoplay=()', 'bluetooth=()', 'browsing-topics=()', 'camera=()', 'clipboard-read=()', 'clipboard-write=(self)',
+  'display-capture=()', 'encrypted-media=()', 'fullscreen=()', 'gamepad=()', 'geolocation=()', 'gyroscope=()', 'hid=()',
+  'idle-detection=()', 'local-fonts=()', 'magnetometer=()', 'microphone=()', 'midi=()', 'payment=()', 'picture-in-picture=()',
+  'publickey-credentials-create=()', 'publickey-credentials-get=()', 'screen-wake-lock=()', 'serial=()', 'usb=()', 'web-share=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
+/**
  * Cross-cutting response policies, installed first so that every response gets them, including
  * 404s and rejected bodies: the request id (X-Request-Id), the request's log line and its
- * duration for /metrics, X-Robots-Tag (secrets live behind these URLs: nothing here belongs in a
- * search index) and helmet's security headers. One middleware rather than one each: every Express layer costs every request.
+ * duration for /metrics, X-Robots-Tag unless PWP__NOINDEX is false (secrets live behind these
+ * URLs: nothing here belongs in a search index), the Permissions-Policy and helmet's security
+ * headers. One middleware rather than one each: every Express layer costs every request.
  */
-export function configureHttpPolicies(app: NestExpressApplication): void {
+export function configureHttpPolicies(app: NestExpressApplication, settings: Settings): void {
   const metrics = app.get(Metrics);
   const logger = app.get(AppLogger);
-  const api = securityHeaders(helmet());
+  const common: Header[] = [['Permissions-Policy', PERMISSIONS_POLICY], ...(settings.pages.noindex ? [['X-Robots-Tag', 'noindex, nofollow'] as const] : [])];
+  const api = [...common, ...securityHeaders(helmet())];
   // Swagger UI loads its scripts from 'self' and uses inline styles, which helmet's default CSP
   // allows; only upgrade-insecure-requests would break its assets on a plain-http deployment.
-  const docs = securityHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  const docs = [...common, ...securityHeaders(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }))];
   app.use((req: Request, res: Response, next: NextFunction) => {
     requestId(req, res);
     const started = process.hrtime.bigint();
@@ -35,7 +50,6 @@ export function configureHttpPolicies(app: NestExpressApplication): void {
       if (res.writableFinished) recordRequest(metrics, req, res, seconds);
       logger.request(req, res, seconds);
     });
-    res.setHeader('X-Robots-Tag', 'noindex, nofollow');
     for (const [name, value] of DOCS_PATH.test(req.path) ? docs : api) res.setHeader(name, value);
     next();
   });

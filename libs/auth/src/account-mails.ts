@@ -16,6 +16,9 @@ export const LINK_LIFETIMES_MS: Record<AccountTokenPurpose, number> = {
   unlock: 60 * 60 * 1000,
 };
 
+/** Whom a mail is for: the account, and the language its mails are written in (their preference, if any). */
+type Person = { id: number; preferredLanguage?: string | null };
+
 const MAIL_OF: Record<AccountTokenPurpose, AccountMailKind> = { confirmation: 'confirmation', reset: 'reset', unlock: 'unlock' };
 
 /**
@@ -43,12 +46,12 @@ export class AccountMails {
    * Issues a link of `purpose` for the user (voiding their earlier one) and mails it to `to`;
    * `email` is the address a confirmation confirms.
    */
-  async sendLink(manager: EntityManager, user: { id: number }, purpose: AccountTokenPurpose, to: string, email: string | null = null): Promise<void> {
+  async sendLink(manager: EntityManager, user: Person, purpose: AccountTokenPurpose, to: string, email: string | null = null): Promise<void> {
     const token = randomToken(32);
     const now = this.clock.now();
     const expiresAt = now + LINK_LIFETIMES_MS[purpose];
     await this.repository.replaceToken({ userId: user.id, purpose, tokenHash: hashToken(token), email, createdAt: now, expiresAt }, manager);
-    await this.mail(manager, user.id, {
+    await this.mail(manager, user, {
       kind: MAIL_OF[purpose],
       to,
       sealed_token: this.cipher.encrypt(token, ACCOUNT_MAIL_TOKEN_CONTEXT).toString('base64url'),
@@ -58,17 +61,18 @@ export class AccountMails {
 
   /** "Your password was changed", when account emails are on. */
   async passwordChanged(manager: EntityManager, user: { id: number; email: string }): Promise<void> {
-    if (this.enabled) await this.mail(manager, user.id, { kind: 'password_changed', to: user.email });
+    if (this.enabled) await this.mail(manager, user, { kind: 'password_changed', to: user.email });
   }
 
   /** To the old address: the account's address is now `newEmail`. */
   async emailChanged(manager: EntityManager, user: { id: number }, oldEmail: string, newEmail: string): Promise<void> {
-    if (this.enabled) await this.mail(manager, user.id, { kind: 'email_changed', to: oldEmail, new_email: newEmail });
+    if (this.enabled) await this.mail(manager, user, { kind: 'email_changed', to: oldEmail, new_email: newEmail });
   }
 
-  private async mail(manager: EntityManager, userId: number, mail: { kind: AccountMailKind; to: string; sealed_token?: string; expires_at?: string; new_email?: string }): Promise<void> {
+  private async mail(manager: EntityManager, user: Person, mail: { kind: AccountMailKind; to: string; sealed_token?: string; expires_at?: string; new_email?: string }): Promise<void> {
     // The settings refuse account emails without one of the two (checkAccountEmailsHaveMail).
     const linkBase = this.settings.mail.linkBaseUrl ?? this.settings.overrideBaseUrl ?? '';
-    await this.repository.run(manager, this.outbox.accountMail(userId, { ...mail, link_base: linkBase }, this.clock.now()));
+    const locale = user.preferredLanguage ?? undefined;
+    await this.repository.run(manager, this.outbox.accountMail(user.id, { ...mail, link_base: linkBase, ...(locale && { locale }) }, this.clock.now()));
   }
 }

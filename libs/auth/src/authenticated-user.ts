@@ -4,9 +4,11 @@ export interface AuthenticatedUser {
   email: string;
   /** Whether they have webhook or mail endpoints: only then are events on their pushes recorded. */
   hasWebhooks: boolean;
+  /** The language code the person chose for the pages and their mails (the account page), if any. */
+  preferredLanguage?: string | null;
 }
 
 /** The caller as the requests see them, from their stored user. */
-export function authenticatedUser(user: { id: number; email: string; hasWebhooks: boolean }): AuthenticatedUser {
-  return { id: user.id, email: user.email, hasWebhooks: user.hasWebhooks };
+export function authenticatedUser(user: { id: number; email: string; hasWebhooks: boolean; preferredLanguage?: string | null }): AuthenticatedUser {
+  return { id: user.id, email: user.email, hasWebhooks: user.hasWebhooks, ...(user.preferredLanguage && { preferredLanguage: user.preferredLanguage }) };
 }

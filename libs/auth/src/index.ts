@@ -29,7 +29,7 @@ export { SecondStep } from './second-step';
 export { SignUpService, type SignUpInput, type SignUpOutcome } from './sign-up.service';
 export { FirstRunService, type FirstRunInput } from './first-run.service';
 export { RecoveryService, type PasswordReset } from './recovery.service';
-export { ProfileService, LANGUAGE_CODES, type Profile } from './profile.service';
+export { ProfileService, type Profile } from './profile.service';
 export { AccountFormError, type AccountField, type AccountFieldError } from './account-rules';
 export { LOCKOUT, type ClientSeen } from './lockout';
 export { LINK_LIFETIMES_MS } from './account-mails';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { asciiLowerCase, Clock } from '@app/common';
-import { InjectSettings, type Settings } from '@app/config';
+import { InjectSettings, LANGUAGE_CODES, type Settings } from '@app/config';
 import { AccountMails } from './account-mails';
 import { AccountFormError, newPasswordErrors, personEmail } from './account-rules';
 import { AccountsRepository } from './accounts.repository';
@@ -10,11 +10,6 @@ import { SecurityLog } from './security-log';
 import { UserEntity } from './user.entity';
 import { hashToken, UsersService } from './users.service';
 
-/** The contract's languages (the reference's 34); a person's choice is one of them, or none. */
-export const LANGUAGE_CODES = [
-  'ca', 'cs', 'cy', 'da', 'de', 'en', 'en-GB', 'es', 'eu', 'fi', 'fr', 'ga', 'hi', 'hu', 'id', 'is', 'it',
-  'ja', 'ko', 'lv', 'nl', 'no', 'pl', 'pt-BR', 'pt-PT', 'ro', 'ru', 'sr', 'sk', 'sv', 'th', 'uk', 'ur', 'zh-CN',
-] as const;
 
 /** What the account page shows of the person. */
 export interface Profile {

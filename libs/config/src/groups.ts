@@ -7,10 +7,12 @@ import { ENCRYPTION } from './encryption-settings';
 import { EXPIRY } from './expiry-settings';
 import { FILES } from './file-settings';
 import { HTTP } from './http-settings';
+import { LANGUAGES } from './language-settings';
 import { MAIL } from './mail-settings';
 import { METRICS } from './metrics-settings';
 import { NOTIFICATIONS } from './notification-settings';
 import { SIGN_IN } from './oidc-settings';
+import { PAGES } from './page-settings';
 import { PROCESS } from './process-settings';
 import { PROXY } from './proxy-settings';
 import { FILE_PUSHES, QR_PUSHES, TEXT_PUSHES, URL_PUSHES } from './push-kind-settings';
@@ -45,6 +47,8 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
   ACCOUNTS,
   SIGN_IN,
   BRAND,
+  PAGES,
+  LANGUAGES,
 ];
 
 export const ALL_SETTINGS: readonly Setting<unknown>[] = SETTING_GROUPS.flatMap((group) => Object.values(group.settings));

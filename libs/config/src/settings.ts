@@ -15,7 +15,9 @@ import { NotificationSettings, readNotificationSettings } from './notification-s
 import { readOidcSettings, SignInSettings } from './oidc-settings';
 import { PROCESS } from './process-settings';
 import { checkForceSslHasProxy, PROXY, readTrustedProxies } from './proxy-settings';
+import { checkDefaultLocaleEnabled, LanguageSettings, readLanguages } from './language-settings';
 import { KindSettings, PushKind, readKinds } from './push-kind-settings';
+import { PAGES, PageSettings } from './page-settings';
 import { RATE_LIMITS } from './rate-limit-settings';
 import { readRedis } from './redis-settings';
 import { WebhookSettings, readWebhookSettings } from './webhook-settings';
@@ -32,6 +34,8 @@ export type { WebhookSettings } from './webhook-settings';
 export type { NotificationSettings } from './notification-settings';
 export { type BrandSettings, DEFAULT_BRAND_TITLE } from './brand-settings';
 export type { AccountSettings } from './account-settings';
+export { LANGUAGE_CODES, type LanguageCode, type LanguageSettings, languageCode } from './language-settings';
+export { type PageSettings, type ThemeMode, THEME_MODES } from './page-settings';
 export type { OidcClientAuth, OidcSettings, PrivateKeyJwtAlgorithm, SignInSettings } from './oidc-settings';
 
 export interface Settings {
@@ -91,6 +95,10 @@ export interface Settings {
   accounts: AccountSettings;
   /** The instance's title, tagline, disclaimer, footer menu and logos on every page. */
   brand: BrandSettings;
+  /** Which languages the pages and mails may speak, and the default. */
+  languages: LanguageSettings;
+  /** Search engines, colour scheme and blurred payloads on the pages. */
+  pages: PageSettings;
 }
 
 /**
@@ -139,11 +147,14 @@ export function loadSettings(env: Env): Settings {
     signIn: readOidcSettings(read),
     accounts: readAccountSettings(read),
     brand: readBrandSettings(read),
+    languages: readLanguages(read),
+    pages: read.all(PAGES),
   };
   checkMasterKeyInProduction(settings.production, settings.masterKey);
   checkForceSslHasProxy(settings.forceSsl, settings.trustedProxies);
   checkMetricsPortIsOwn(settings.metricsPort, settings.port);
   checkAccountEmailsHaveMail(settings.accounts, settings.mail, settings.overrideBaseUrl);
+  checkDefaultLocaleEnabled(settings.languages);
   return settings;
 }
 

@@ -69,6 +69,8 @@ export interface AccountMail {
   expires_at?: string;
   /** email_changed: the new address (the mail goes to the old one). */
   new_email?: string;
+  /** The person's preferred language when they have one: the mail is written in it. */
+  locale?: string;
 }
 
 /** The FieldCipher context of an account mail's token. */

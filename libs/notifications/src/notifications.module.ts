@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@app/audit';
 import { AuthModule } from '@app/auth';
 import { SETTINGS, Settings } from '@app/config';
+import { I18nModule } from '@app/i18n';
 import { MetricsModule } from '@app/metrics';
 import { Channels } from './deliveries/channels';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
@@ -20,7 +21,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The webhooks API and the worker's parts (the server runs the worker on its timetable: NotificationWorkerModule). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEntity, DeliveryEntity]), AuditModule, AuthModule, MetricsModule],
+  imports: [TypeOrmModule.forFeature([WebhookEntity, DeliveryEntity]), AuditModule, AuthModule, MetricsModule, I18nModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

@@ -1,21 +1,79 @@
-// The pages' only script, and nothing depends on it: copy buttons (the text is selectable anyway)
+// The pages' only script, and nothing depends on it: copy buttons (the text is selectable anyway),
+// the light/dark toggle, blurring a secret until it is clicked (without the script it is plain)
 // and the progress of a file upload (the form posts as well without it). Its words come from the
-// page (data-* attributes), where the pages' text is.
+// page (data-* attributes), where the pages' text is, in the page's language. It is loaded in the
+// head, so that a remembered theme applies before the page is painted; the rest waits for the page.
 (function () {
-  function enhance(root) {
-    root.querySelectorAll('button[data-copy]').forEach(function (button) {
+  var THEME_KEY = 'pwpush-theme';
+  var REBLUR_MS = 20000;
+  var root = document.documentElement;
+  // PWP__THEME_MODE light or dark sets data-theme on the page itself: then there is no choice to remember.
+  var themeLocked = root.hasAttribute('data-theme');
+
+  function storedTheme() {
+    try {
+      var theme = window.localStorage.getItem(THEME_KEY);
+      return theme === 'light' || theme === 'dark' ? theme : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  if (!themeLocked && storedTheme()) root.setAttribute('data-theme', storedTheme());
+
+  function currentTheme() {
+    var theme = root.getAttribute('data-theme');
+    if (theme) return theme;
+    return window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  }
+
+  function themeToggle(button) {
+    if (themeLocked) return;
+    button.hidden = false;
+    button.setAttribute('aria-pressed', String(currentTheme() === 'dark'));
+    button.addEventListener('click', function () {
+      var theme = currentTheme() === 'dark' ? 'light' : 'dark';
+      root.setAttribute('data-theme', theme);
+      button.setAttribute('aria-pressed', String(theme === 'dark'));
+      try {
+        window.localStorage.setItem(THEME_KEY, theme);
+      } catch (e) {
+        // Not remembered; this page still switches.
+      }
+    });
+  }
+
+  // A secret blurred until it is clicked (or reached with the keyboard), then blurred again after 20 s.
+  function blur(field) {
+    var hint = document.getElementById(field.getAttribute('aria-describedby'));
+    var timer = null;
+    var hide = function () { field.classList.add('blurred'); };
+    var show = function () {
+      field.classList.remove('blurred');
+      window.clearTimeout(timer);
+      timer = window.setTimeout(hide, REBLUR_MS);
+    };
+    hide();
+    if (hint) hint.hidden = false;
+    field.addEventListener('click', show);
+    field.addEventListener('focus', show);
+  }
+
+  function enhance(scope) {
+    var words = document.body.dataset;
+    scope.querySelectorAll('button[data-copy]').forEach(function (button) {
       var source = document.getElementById(button.getAttribute('data-copy'));
       var status = button.parentElement.querySelector('.copied');
       if (!source || !navigator.clipboard) return;
       button.hidden = false;
       button.addEventListener('click', function () {
         navigator.clipboard.writeText(source.value).then(
-          function () { status.textContent = 'Copied.'; },
-          function () { status.textContent = 'Copy failed: select the text and copy it.'; }
+          function () { status.textContent = words.copied; },
+          function () { status.textContent = words.copyFailed; }
         );
       });
     });
-    root.querySelectorAll('form[data-upload]').forEach(upload);
+    scope.querySelectorAll('textarea[data-blur]').forEach(blur);
+    scope.querySelectorAll('form[data-upload]').forEach(upload);
   }
 
   // A file push sent by XMLHttpRequest, to say how far it is, after the limits the server would
@@ -65,5 +123,8 @@
     return '';
   }
 
-  enhance(document);
+  document.addEventListener('DOMContentLoaded', function () {
+    document.querySelectorAll('button.theme-toggle').forEach(themeToggle);
+    enhance(document);
+  });
 })();

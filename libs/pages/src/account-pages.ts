@@ -7,7 +7,7 @@ import { SignInAttempts } from '@app/rate-limit';
 import { NOT_FOUND } from './account-forms';
 import type { PageResult } from './page-responder';
 import { formField, PageSession } from './page-session';
-import { text } from './page-text';
+import { dateText, text } from './page-text';
 import { refusal } from './sign-in-refusals';
 import { TwoFactorPages } from './two-factor-pages';
 
@@ -163,8 +163,6 @@ interface TokenOutcome {
   status?: number;
 }
 
-/** "2026-11-23 21:52 UTC" beside the exact ISO times. */
-const dateText = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const withDatesText = (token: TokenSummary) => ({
   ...token,
   issued: dateText(token.created_at),

@@ -1,4 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { InjectSettings, type Settings } from '@app/config';
 import { SkipThrottle } from '@nestjs/throttler';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,5 +28,28 @@ export class AssetsController {
   @Header('Cache-Control', 'public, max-age=3600')
   script(): string {
     return this.source;
+  }
+}
+
+/**
+ * /robots.txt: with PWP__NOINDEX (the default) nothing may be crawled, as the reference's; without
+ * it the front page may, but never the paths behind which secrets and accounts live.
+ */
+@Controller()
+@Public()
+@SkipThrottle()
+export class RobotsController {
+  private readonly rules: string;
+
+  constructor(@InjectSettings() settings: Settings) {
+    const disallowed = settings.pages.noindex ? ['/'] : ['/p/', '/f/', '/r/', '/api/', '/users/', '/dashboard/'];
+    this.rules = ['User-agent: *', ...disallowed.map((path) => `Disallow: ${path}`), ''].join('\n');
+  }
+
+  @Get('robots.txt')
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  @Header('Cache-Control', 'public, max-age=3600')
+  robots(): string {
+    return this.rules;
   }
 }

@@ -65,8 +65,15 @@ export class OwnerPagesController {
   }
 
   @Get('p/:url_token/preview')
-  async preview(@Param('url_token') urlToken: string, @Client() client: ClientInfo, @SessionUser() user: AuthenticatedUser | undefined, @Req() request: Request, @Res() response: Response): Promise<void> {
-    this.responder.send(request, response, await this.pages.preview(urlToken, client, user));
+  async preview(
+    @Param('url_token') urlToken: string,
+    @Query('push_locale') pushLocale: unknown,
+    @Client() client: ClientInfo,
+    @SessionUser() user: AuthenticatedUser | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    this.responder.send(request, response, await this.pages.preview(urlToken, client, user, pushLocale));
   }
 
   @Get('dashboard/active')

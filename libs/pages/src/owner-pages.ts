@@ -4,14 +4,16 @@ import QRCode from 'qrcode';
 import type { AuditEntryResponse } from '@app/audit';
 import type { AuthenticatedUser } from '@app/auth';
 import { type ClientInfo, Clock, createValidationPipe, type FieldErrors, ForbiddenError, NotFoundError, PAGE_SIZE, ValidationFailedError } from '@app/common';
-import { formatBytes, InjectSettings, PUSH_KINDS, type PushKind, type Settings } from '@app/config';
+import { InjectSettings, PUSH_KINDS, type PushKind, type Settings } from '@app/config';
 import type { UploadBatch } from '@app/files';
-import { anonymousRefusal, CreatePushBody, type OwnedPushResponse, PushesService } from '@app/pushes';
+import { I18n } from '@app/i18n';
+import { anonymousRefusal, CreatePushBody, type OwnedPushResponse, PushesService, type PushResponse } from '@app/pushes';
 import { message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
-import { text, type TextKey } from './page-text';
+import { dateText, pageLocale, sizeText, text, type TextKey } from './page-text';
 import { remaining } from './recipient-pages';
+import { shareMessage } from './share-message';
 
 const SIGN_IN: PageResult = { redirect: '/users/sign_in', status: 303 };
 const HOME: PageResult = { redirect: '/', status: 303 };
@@ -45,6 +47,7 @@ export class OwnerPages {
     private readonly pushes: PushesService,
     private readonly session: PageSession,
     private readonly clock: Clock,
+    private readonly i18n: I18n,
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
@@ -72,7 +75,9 @@ export class OwnerPages {
     try {
       const push = (await this.validation.transform(body, { type: 'body', metatype: CreatePushBody })) as CreatePushBody;
       const created = await this.pushes.create(push.push, client, user, uploads);
-      return { redirect: `/p/${created.url_token}/preview`, status: 303 };
+      // The language chosen for the link (push_locale) is the preview's to show, never stored.
+      const linkLocale = this.i18n.supported(typeof body.push_locale === 'string' ? body.push_locale : undefined);
+      return { redirect: `/p/${created.url_token}/preview${linkLocale ? `?push_locale=${linkLocale}` : ''}`, status: 303 };
     } catch (error) {
       if (!(error instanceof ValidationFailedError)) throw error;
       return this.refusedForm(request, user, { errors: error.errors, status: 422 });
@@ -88,23 +93,42 @@ export class OwnerPages {
     return this.formPage(user, this.kindOf(push.kind ?? request.query.kind), { values, checks, ...refusal });
   }
 
-  /** GET /p/:token/preview: the link, its QR code and how long it lasts; public, as the reference's; consumes nothing. */
-  async preview(urlToken: string, client: ClientInfo, user: AuthenticatedUser | undefined): Promise<PageResult> {
+  /**
+   * GET /p/:token/preview: the link, its QR code, how long it lasts and a message to send with it;
+   * public, as the reference's; consumes nothing. `?push_locale=` puts the link (its `?locale=`),
+   * so its QR code, and the message in that language: the recipient's, not the sender's.
+   */
+  async preview(urlToken: string, client: ClientInfo, user: AuthenticatedUser | undefined, pushLocale: unknown): Promise<PageResult> {
     const push = await this.pushes.peek(urlToken, client);
-    const url = push.html_url;
+    const linkLocale = this.i18n.supported(typeof pushLocale === 'string' ? pushLocale : undefined);
+    const url = linkLocale ? `${push.html_url}?locale=${linkLocale}` : push.html_url;
     const svg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-    const words = remaining(push, this.clock.now());
+    const now = this.clock.now();
+    const left = remaining(push, now);
     return {
       view: 'preview',
       title: text('preview.title'),
       data: {
+        token: urlToken,
         url,
         qr: labelledSvg(svg, text('preview.qr')),
         expired: push.expired,
-        expiry: text('preview.expires', { views: String(words.viewsText), days: String(words.daysText) }),
+        expiry: text('preview.expires', { views: left.views, expiry: left.expiry }),
+        share: push.expired ? undefined : this.share(linkLocale ?? pageLocale(), url, push, now),
+        linkLanguages: this.linkLanguages(linkLocale),
         auditHref: user ? `/p/${urlToken}/audit` : undefined,
       },
     };
+  }
+
+  private share(locale: string, url: string, push: PushResponse, now: number) {
+    return { text: shareMessage(this.i18n, locale, url, push, now), locale, dir: this.i18n.language(locale).dir };
+  }
+
+  /** The choices of the link's language (push_locale): the recipient's own first; none with one language. */
+  private linkLanguages(selected: string | undefined): { code: string; name: string; selected: boolean }[] | undefined {
+    if (this.i18n.languages.length < 2) return undefined;
+    return [{ code: '', name: text('linkLanguage.auto'), selected: selected === undefined }, ...this.i18n.languages.map(({ code, name }) => ({ code, name, selected: code === selected }))];
   }
 
   /** GET /dashboard/active and /dashboard/expired: the owner's pushes, newest first, 50 a page. */
@@ -139,7 +163,7 @@ export class OwnerPages {
         token: urlToken,
         kind: kindLabel(push.kind),
         expired: push.expired,
-        status: push.expired ? text('audit.isExpired') : text('audit.active', { views: String(words.viewsText), days: String(words.daysText) }),
+        status: push.expired ? text('audit.isExpired') : text('audit.active', { views: words.views, expiry: words.expiry }),
         entries: logs.map(auditRow),
         previous: page > 1 ? `/p/${urlToken}/audit?page=${page - 1}` : undefined,
         next: logs.length === PAGE_SIZE ? `/p/${urlToken}/audit?page=${page + 1}` : undefined,
@@ -212,10 +236,10 @@ export class OwnerPages {
         files: kind === 'file',
         signedIn: user !== undefined,
         signInNotice: user ? undefined : this.signInNotice(kind),
-        filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: formatBytes(files.maxFileBytes), pushSize: formatBytes(files.maxPushBytes) }),
+        filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: sizeText(files.maxFileBytes), pushSize: sizeText(files.maxPushBytes) }),
         maxFiles: files.maxUploads,
         maxFileBytes: files.maxFileBytes,
-        maxFileSize: formatBytes(files.maxFileBytes),
+        maxFileSize: sizeText(files.maxFileBytes),
         days: { ...settings.expireAfterDays, value: refusal?.values.expire_after_days ?? settings.expireAfterDays.default },
         views: { ...settings.expireAfterViews, value: refusal?.values.expire_after_views ?? settings.expireAfterViews.default },
         retrievalStep: settings.retrievalStep.enabled ? { checked: checked('retrieval_step', settings.retrievalStep) } : undefined,
@@ -224,13 +248,14 @@ export class OwnerPages {
         errors: fieldErrors,
         otherErrors,
         refused: refusal !== undefined,
+        linkLanguages: this.linkLanguages(undefined),
       },
     };
   }
 }
 
 /** The form's body as the API reads a create's: the push fields under `push`, checkboxes and emptied numbers resolved. */
-function formBody(body: unknown): { push?: unknown } {
+function formBody(body: unknown): { push?: unknown; push_locale?: unknown } {
   const sent = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const push = sent.push;
   if (typeof push !== 'object' || push === null || Array.isArray(push)) return sent;
@@ -246,9 +271,6 @@ function messageFor(errors: FieldErrors, field: FormField): string | undefined {
 }
 
 const kindLabel = (kind: PushKind): string => text(`kind.${kind}`);
-
-/** "2026-11-23 21:52 UTC" beside the exact ISO time. */
-const dateText = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 function dashboardRow(push: OwnedPushResponse) {
   return {

@@ -43,12 +43,20 @@ export class PageExceptionFilter implements ExceptionFilter {
   }
 }
 
-const SIGN_IN_LINK = { href: '/users/sign_in', text: text('account.signIn') };
+/** Its words are read when a page uses it, in that page's language. */
+const SIGN_IN_LINK = {
+  href: '/users/sign_in',
+  get text() {
+    return text('account.signIn');
+  },
+};
 
-/** The same page, whether the push never existed, expired or was deleted. */
+/** The same page, whether the push never existed, expired or was deleted; its title is read in the page's language. */
 export const GONE: PageResult = {
   view: 'gone',
-  title: text('recipient.gone'),
+  get title() {
+    return text('recipient.gone');
+  },
   status: 404,
 };
 

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import Handlebars from 'handlebars';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { type BrandSettings, InjectSettings, type Settings } from '@app/config';
-import { EN, text, type TextKey } from './page-text';
+import { type BrandSettings, InjectSettings, type PageSettings, type Settings } from '@app/config';
+import { type Direction, I18n, registerTranslationHelpers } from '@app/i18n';
 
 /** The library's own folder: views/ and public/ sit beside src/ (and beside its build in dist/). */
 export const PAGES_ROOT = join(__dirname, '..');
@@ -32,19 +32,35 @@ export type View =
   | 'two-factor-verify'
   | 'two-factor-sign-in';
 
+/** An entry of the footer's language menu: a link to this page in that language. */
+export interface LanguageLink {
+  code: string;
+  name: string;
+  dir: Direction;
+  href: string;
+  current: boolean;
+}
+
 /** What every page gets besides its own data. */
 export interface PageContext {
   /** The CSP nonce of this response, for the one script. */
   nonce: string;
   /** The CSRF token every form carries. */
   csrf: string;
+  /** The page's language and its direction, for `<html lang dir>` and `{{t}}`. */
+  locale: string;
+  dir: Direction;
+  /** The footer's language menu; empty when only one language is available. */
+  languages: LanguageLink[];
+  /** The page's `?locale=` when it chose the language: GET forms carry it on as a field. */
+  localeParam?: string;
 }
 
 /**
  * Server-side rendering with Handlebars: each view is compiled once at start-up and rendered
  * into the layout, with the shared parts (views/partials/) as partials and the instance's brand
- * on every page. `{{...}}` escapes HTML, so data (a secret, a filename) is always text;
- * `{{t "key" name=value}}` is the owner pages' text (page-text.ts).
+ * and page manners on every page. `{{...}}` escapes HTML, so data (a secret, a filename) is always
+ * text; `{{t "key" name=value}}` is a catalogue's message in the page's language (@app/i18n).
  */
 @Injectable()
 export class PageRenderer {
@@ -52,13 +68,12 @@ export class PageRenderer {
   private readonly layout: HandlebarsTemplateDelegate;
   private readonly views = new Map<string, HandlebarsTemplateDelegate>();
   private readonly brand: BrandSettings;
+  private readonly manners: PageSettings;
 
-  constructor(@InjectSettings() settings: Settings) {
+  constructor(@InjectSettings() settings: Settings, i18n: I18n) {
     this.brand = settings.brand;
-    this.handlebars.registerHelper('t', (key: string, options: Handlebars.HelperOptions) => {
-      if (!(key in EN)) throw new Error(`No page text "${key}".`);
-      return text(key as TextKey, options.hash as Record<string, string | number>);
-    });
+    this.manners = settings.pages;
+    registerTranslationHelpers(this.handlebars, i18n.defaultLocale);
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     const partials = join(PAGES_ROOT, 'views', 'partials');
     for (const file of hbsFiles(partials)) this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
@@ -70,7 +85,7 @@ export class PageRenderer {
   }
 
   render(view: View, title: string, data: Record<string, unknown>, context: PageContext): string {
-    const model = { ...data, ...context, title, brand: this.brand };
+    const model = { ...data, ...context, title, brand: this.brand, manners: this.manners, themeLocked: this.manners.themeMode !== 'auto' };
     return this.layout({ ...model, body: this.views.get(view)!(model) });
   }
 }

@@ -25,7 +25,6 @@ const HOST_PREFIX = '__Host-';
  */
 const LEGACY_SESSION_TOKEN = /^[\w-]{43}$/;
 export const CSRF_FIELD = '_csrf';
-export const EXPIRED_FORM = text('error.expiredForm');
 
 /** A text field of the form a page POSTed; missing, or anything but text, reads as undefined. */
 export function formField(request: Request, name: string): string | undefined {
@@ -47,6 +46,7 @@ export function formField(request: Request, name: string): string | undefined {
 @Injectable()
 export class PageSession {
   private readonly key: Buffer;
+  private readonly users = new WeakMap<Request, Promise<AuthenticatedUser | null>>();
 
   constructor(
     private readonly sessions: SessionsService,
@@ -74,13 +74,21 @@ export class PageSession {
   checkCsrf(request: Request): void {
     const secret = cookieOf(request, CSRF_COOKIE);
     const given = formField(request, CSRF_FIELD);
-    if (!secret || given === undefined || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(EXPIRED_FORM);
+    if (!secret || given === undefined || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(text('error.expiredForm'));
   }
 
-  /** The signed-in person, if the browser's session is current (never while PWP__DISABLE_LOGINS is on). */
-  async user(request: Request): Promise<AuthenticatedUser | null> {
-    const token = sessionToken(request);
-    return token && !this.settings.accounts.disableLogins ? this.sessions.userOf(token) : null;
+  /**
+   * The signed-in person, if the browser's session is current (never while PWP__DISABLE_LOGINS is
+   * on); looked up once per request (the language choice asks first).
+   */
+  user(request: Request): Promise<AuthenticatedUser | null> {
+    let user = this.users.get(request);
+    if (!user) {
+      const token = sessionToken(request);
+      user = token && !this.settings.accounts.disableLogins ? this.sessions.userOf(token) : Promise.resolve(null);
+      this.users.set(request, user);
+    }
+    return user;
   }
 
   /** The browser's session token, for a change that ends the person's other sessions. */
@@ -96,6 +104,7 @@ export class PageSession {
    */
   async signIn(request: Request, response: Response, user: AuthenticatedUser, options: SessionOptions & { method: SignInMethodUsed }): Promise<void> {
     await this.signOut(request, response);
+    this.users.delete(request);
     const lifetimeMs = SessionsService.cookieLifetimeMs(options);
     setCookie(request, response, SESSION_COOKIE, await this.sessions.start(user, options), lifetimeMs === undefined ? undefined : lifetimeMs / 1000);
     setCookie(request, response, CSRF_COOKIE, randomToken(24));
@@ -106,6 +115,7 @@ export class PageSession {
   async signOut(request: Request, response: Response): Promise<{ idToken?: string }> {
     const token = sessionToken(request);
     if (!token) return {};
+    this.users.delete(request);
     const ended = await this.sessions.end(token);
     // A pre-upgrade cookie under the old name stays behind, naming a session that no longer exists.
     setCookie(request, response, SESSION_COOKIE, '', 0);

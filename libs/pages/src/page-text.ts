@@ -1,212 +1,41 @@
-import { ACCOUNT_TEXT } from './account-text';
-import { TWO_FACTOR_TEXT } from './two-factor-text';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { formatBytes, formatDateTime, formatTimeFromNow, type MessageKey, type MessageValues, shippedCatalogues, SOURCE_LANGUAGE } from '@app/i18n';
 
 /**
- * The pages' English text, in one place: views say `{{t "key"}}` and handlers `text(key)`,
- * so a translation is another dictionary of the same keys. `{name}` is filled from the arguments.
+ * The pages' text, in the page's language. Every string lives in the catalogues
+ * (libs/i18n/catalogues/<code>.json; English, en.json, is the source of the keys): views say
+ * `{{t "key" name=value}}`, handlers `text("key", { name: value })`. Kept as the pages' one door to
+ * the catalogues, so a page adds a string by adding its key to en.json (and to every other
+ * catalogue: the catalogue test names what is missing) and calling `text` as before.
  */
-const PAGE_TEXT = {
-  'nav.push': 'Push a secret',
-  'nav.dashboard': 'Your pushes',
-  'nav.tokens': 'API tokens',
-  'nav.signIn': 'Sign in',
-  'nav.label': 'Site',
+export type TextKey = MessageKey;
 
-  'kind.text': 'Text',
-  'kind.url': 'URL',
-  'kind.qr': 'QR code',
-  'kind.file': 'Files',
+/** The English catalogue: the keys, and the text the other languages translate. */
+export const EN = shippedCatalogues().messages(SOURCE_LANGUAGE);
 
-  'form.title': 'Push a secret',
-  'form.kinds': 'What to send',
-  'form.intro': 'The link you get shows the secret to the recipient, then the secret destroys itself.',
-  'form.payload.text': 'Secret',
-  'form.payload.url': 'URL',
-  'form.payload.qr': 'Text of the QR code',
-  'form.payload.file': 'Message (optional)',
-  'form.files': 'Files',
-  'form.filesHint': 'Up to {count} files, {fileSize} each, {pushSize} in all.',
-  'form.filesSignIn': 'Sign in to send files.',
-  'form.urlSignIn': 'Sign in to send URLs.',
-  'form.expiry': 'Expire after',
-  'form.days': 'Days',
-  'form.daysHint': 'From {min} to {max}.',
-  'form.views': 'Views',
-  'form.viewsHint': 'From {min} to {max}.',
-  'form.passphrase': 'Passphrase (optional)',
-  'form.passphraseHint': 'The recipient must enter it to see the secret. Send it by another way.',
-  'form.retrievalStep': 'Show a button before the secret (link previews and mail scanners cannot use up a view)',
-  'form.deletable': 'Let the recipient delete the secret',
-  'form.name': 'Name (optional)',
-  'form.nameHint': 'Only you see it, in your pushes.',
-  'form.note': 'Note (optional)',
-  'form.noteHint': 'Only you see it; stored encrypted.',
-  'form.submit': 'Push it',
-  'form.uploading': 'Uploading: {percent} %',
-  'form.uploadFailed': 'The upload failed. Check your connection and try again.',
-  'form.tooManyFiles': 'Too many files: at most {count} per push.',
-  'form.fileTooLarge': 'A file is over the {size} limit.',
-  'form.errors': 'The push was not created. Correct the fields marked below.',
-  'form.kindDisabled': 'This kind of push is disabled on this instance.',
+/** The page request being answered: its language (see PageLanguages), for `text` in handlers. */
+const requestLocale = new AsyncLocalStorage<string>();
 
-  'preview.title': 'Your secret link',
-  'preview.intro': 'Send this link to the recipient. Opening it shows them the secret.',
-  'preview.link': 'Secret link',
-  'preview.copy': 'Copy to clipboard',
-  'preview.qr': 'QR code of the secret link',
-  'preview.expires': 'It works for {views} and expires in {days}, whichever comes first.',
-  'preview.expired': 'This push has expired: the link no longer shows anything.',
-  'preview.another': 'Push another secret',
-  'preview.audit': 'See who opened it',
-
-  'dashboard.active': 'Active pushes',
-  'dashboard.expired': 'Expired pushes',
-  'dashboard.tabs': 'Pushes',
-  'dashboard.none': 'You have no pushes here.',
-  'dashboard.name': 'Name',
-  'dashboard.kind': 'Kind',
-  'dashboard.views': 'Views left',
-  'dashboard.days': 'Days left',
-  'dashboard.created': 'Created',
-  'dashboard.expiredOn': 'Expired',
-  'dashboard.actions': 'Actions',
-  'dashboard.audit': 'Audit log',
-  'dashboard.auditOf': 'Audit log of {name}',
-  'dashboard.expire': 'Expire',
-  'dashboard.expireOf': 'Expire {name}',
-  'dashboard.unnamed': '(no name)',
-  'dashboard.pages': 'Pages',
-  'dashboard.previous': 'Previous page',
-  'dashboard.next': 'Next page',
-  'dashboard.page': 'Page {page}',
-
-  'audit.title': 'Audit log',
-  'audit.status': 'Status',
-  'audit.active': 'Active: {views} and {days} left.',
-  'audit.isExpired': 'Expired.',
-  'audit.kind': 'Event',
-  'audit.ip': 'IP address',
-  'audit.userAgent': 'Browser',
-  'audit.referrer': 'Referrer',
-  'audit.when': 'When',
-  'audit.none': 'No entries on this page.',
-  'audit.expireNow': 'Expire now',
-  'audit.back': 'Back to your pushes',
-  'audit.event.creation': 'Created',
-  'audit.event.view': 'Viewed',
-  'audit.event.owner_view': 'Viewed by you',
-  'audit.event.failed_view': 'Opened after expiry',
-  'audit.event.failed_passphrase': 'Wrong passphrase',
-  'audit.event.expire': 'Expired by hand',
-  'audit.event.file_download': 'File downloaded',
-  'audit.event.creation_email_send': 'Link mailed',
-
-  'expire.title': 'Expire this push?',
-  'expire.warning': 'The secret is destroyed at once and its link stops working. This cannot be undone.',
-  'expire.confirm': 'Yes, expire it now',
-  'expire.cancel': 'Keep it',
-  'expire.done': 'The push is expired.',
-
-  'footer.label': 'More',
-
-  'recipient.gone': 'Secret not available',
-  'recipient.goneText': 'This secret link has expired, has been deleted, or never existed.',
-  'recipient.goneAsk': 'Ask the person who sent it to you for a new one.',
-  'recipient.sent': 'You have been sent a secret',
-  'recipient.passphraseTitle': 'Passphrase required',
-  'recipient.passphraseIntro': 'This secret is protected by a passphrase. Enter it to see the secret.',
-  'recipient.buttonIntro': 'Someone sent you a secret. It is shown once you press the button',
-  'recipient.buttonCounts': ', and that counts as one of its views',
-  'recipient.passphrase': 'Passphrase',
-  'recipient.reveal': 'Reveal the secret',
-  'recipient.remaining': 'This link allows {views} and expires in {days}.',
-  'recipient.secretTitle': 'Your secret',
-  'recipient.secret': 'Secret',
-  'recipient.copy': 'Copy to clipboard',
-  'recipient.qr': 'QR code of the secret',
-  'recipient.qrScan': 'Scan this code with your device.',
-  'recipient.qrShowText': 'Show the text in the code',
-  'recipient.qrText': 'Text of the QR code',
-  'recipient.files': 'Files',
-  'recipient.filesNote': 'Download links work for a few minutes.',
-  'recipient.lastView': 'That was the last view: this secret is now deleted.',
-  'recipient.delete': 'Delete this secret now',
-  'recipient.deletedTitle': 'Secret deleted',
-  'recipient.deleted': 'The secret has been deleted. Nobody can view it any more.',
-  'recipient.wrongPassphrase': 'That passphrase is incorrect.',
-  'recipient.notDeletedTitle': 'Not deleted',
-  'recipient.notDeleted': 'That passphrase is incorrect. The secret was not deleted.',
-
-  'account.signInTitle': 'Sign in',
-  'account.wrongPassword': 'Incorrect email or password.',
-  'account.tooManyAttempts': 'Too many failed sign-in attempts.',
-  'account.orPassword': 'Or with your email and password',
-  'account.email': 'Email',
-  'account.password': 'Password',
-  'account.signIn': 'Sign in',
-  'account.accountsNote': 'Accounts with a password are created by your administrator.',
-  'account.tokensTitle': 'API tokens',
-  'account.signedInAs': 'Signed in as {email}. API tokens let your tools use the API: send one as',
-  'account.newToken': 'Your new token “{name}”',
-  'account.copyNow': 'Copy it now: it is shown only this once.',
-  'account.token': 'Token',
-  'account.yourTokens': 'Your tokens',
-  'account.name': 'Name',
-  'account.issued': 'Issued',
-  'account.expires': 'Expires',
-  'account.actions': 'Actions',
-  'account.expired': 'Expired',
-  'account.never': 'Never',
-  'account.rotate': 'Rotate',
-  'account.rotateOf': 'Rotate the token {name}',
-  'account.revoke': 'Revoke',
-  'account.revokeOf': 'Revoke the token {name}',
-  'account.noTokens': 'You have no tokens.',
-  'account.issueTitle': 'Issue a token',
-  'account.expiresIn': 'In {days} days',
-  'account.issue': 'Issue token',
-  'account.signOut': 'Sign out',
-  'account.revoked': 'The token “{name}” is revoked.',
-  'account.noSuchToken': 'There is no token named “{name}”.',
-  'account.notSignedIn': 'Not signed in',
-  'account.backToSignIn': 'Back to sign-in',
-  'account.refused.password-sign-in-off': 'Signing in with a password is turned off here. Use single sign-on.',
-  'account.refused.disabled': 'This account is disabled. Ask your administrator.',
-  'account.refused.unverified-email':
-    'Your identity provider did not confirm that your email address is yours, so it cannot sign you in here. Ask your administrator.',
-  'account.refused.domain-not-allowed': 'Your email address is not in a domain allowed to sign in here.',
-  'account.refused.non-ascii-email':
-    'Your email address has characters other than plain ASCII letters, digits and punctuation, so single sign-on cannot match it to an account here. Ask your administrator.',
-  'account.refused.no-account': 'You have no account here, and accounts are not created at sign-in. Ask your administrator for one.',
-  'account.refused.linked-elsewhere': 'Your account here is linked to another identity at your identity provider. Ask your administrator.',
-  'account.refused.failed':
-    'Signing in with your identity provider did not complete: its answer could not be verified, or the sign-in took too long. Try again.',
-  'account.refused.unavailable':
-    'Single sign-on is unavailable right now: this service cannot reach the identity provider. Try again in a minute.',
-
-  'error.methodNotAllowed': 'Method not allowed',
-  'error.openInBrowser': 'Open this link in a browser to see the secret.',
-  'error.notAllowed': 'Not allowed',
-  'error.signInFirst': 'Sign in first',
-  'error.badRequest': 'Bad request',
-  'error.tooLarge': 'Too large',
-  'error.notAccepted': 'Not accepted',
-  'error.tooManyAttempts': 'Too many attempts',
-  'error.tryAgainIn': '{reason} Try again in {seconds} seconds.',
-  'error.tooManyRequests': 'Too many requests',
-  'error.tooManyRequestsText': 'Too many requests from your address. Wait a minute and try again.',
-  'error.unavailable': 'Unavailable',
-  'error.unavailableText': 'The service cannot reach its database right now. Try again in a moment.',
-  'error.unexpected': 'Something went wrong',
-  'error.unexpectedText': 'Something went wrong on our side. Try again in a moment.',
-  'error.expiredForm': 'This form has expired. Reload the page and try again.',
-} as const;
-
-export const EN = { ...PAGE_TEXT, ...ACCOUNT_TEXT, ...TWO_FACTOR_TEXT } as const;
-
-export type TextKey = keyof typeof EN;
-
-/** The text of `key` with `{name}` placeholders filled. */
-export function text(key: TextKey, values: Record<string, string | number> = {}): string {
-  return EN[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+/** Runs the rest of a page request with `locale` as the language of its `text`. */
+export function inPageLanguage(locale: string, next: () => void): void {
+  requestLocale.run(locale, next);
 }
+
+/** The language of the page being answered; the source language outside any (never the case for a page). */
+export function pageLocale(): string {
+  return requestLocale.getStore() ?? SOURCE_LANGUAGE;
+}
+
+/** The message of `key` in the page's language, its placeholders filled. */
+export function text(key: TextKey, values: MessageValues = {}): string {
+  return shippedCatalogues().format(pageLocale(), key, values);
+}
+
+/** A moment in the page's language, in UTC ("27 Nov 2026, 14:05 UTC"). */
+export const dateText = (time: string | number | Date): string => formatDateTime(pageLocale(), time);
+
+/** A size in the page's language ("16.8 MB"). */
+export const sizeText = (bytes: number): string => formatBytes(pageLocale(), bytes);
+
+/** A time from now in the page's language ("in 7 days"). */
+export const fromNowText = (ms: number): string => formatTimeFromNow(pageLocale(), ms);

@@ -2,10 +2,11 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { InjectSettings, type Settings } from '@app/config';
 import { AuthModule, OidcModule } from '@app/auth';
 import { PushesModule } from '@app/pushes';
+import { I18nModule } from '@app/i18n';
 import { FailedAttemptsModule } from '@app/rate-limit';
 import { AccountPages } from './account-pages';
 import { AccountPagesController } from './account-pages.controller';
-import { AssetsController } from './assets.controller';
+import { AssetsController, RobotsController } from './assets.controller';
 import { FirstRunAnnouncer, FirstRunRedirect } from './first-run.middleware';
 import { ProfilePages } from './profile-pages';
 import { ProfilePagesController } from './profile-pages.controller';
@@ -16,6 +17,7 @@ import { SignUpPagesController } from './sign-up-pages.controller';
 import { OwnerPages } from './owner-pages';
 import { OwnerPagesController, PushFormRefusalFilter } from './owner-pages.controller';
 import { PageExceptionFilter } from './page-exception.filter';
+import { PageLanguages } from './page-language';
 import { pagePolicies } from './page-policies.middleware';
 import { PageRenderer } from './page-renderer';
 import { PageResponder } from './page-responder';
@@ -30,7 +32,7 @@ import { TwoFactorPages } from './two-factor-pages';
 import { TwoFactorPagesController } from './two-factor-pages.controller';
 
 @Module({
-  imports: [AuthModule, OidcModule, PushesModule, FailedAttemptsModule],
+  imports: [AuthModule, OidcModule, PushesModule, FailedAttemptsModule, I18nModule],
   // The owner pages first: /p/new before the recipient's /p/:url_token.
   controllers: [
     OwnerPagesController,
@@ -43,10 +45,12 @@ import { TwoFactorPagesController } from './two-factor-pages.controller';
     SingleSignOnPagesController,
     TwoFactorPagesController,
     AssetsController,
+    RobotsController,
   ],
   providers: [
     PageRenderer,
     PageSession,
+    PageLanguages,
     PageResponder,
     PageExceptionFilter,
     RecipientPages,
@@ -68,7 +72,7 @@ export class PagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // By the controllers' paths rather than forRoutes(RecipientPagesController, ...), which would add a router layer per route.
     consumer
-      .apply(pagePolicies(this.settings.brand))
+      .apply(pagePolicies(this.settings.brand), PageLanguages)
       .forRoutes(
         { path: '/', method: RequestMethod.ALL },
         { path: 'p/*path', method: RequestMethod.ALL },

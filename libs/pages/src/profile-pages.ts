@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AccountFormError, type AuthenticatedUser, LANGUAGE_CODES, ProfileService, TwoFactorService } from '@app/auth';
+import { AccountFormError, type AuthenticatedUser, ProfileService, TwoFactorService } from '@app/auth';
 import { asciiLowerCase, clientInfoOf } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
+import { I18n } from '@app/i18n';
 import { PushExpiry } from '@app/pushes';
 import { fieldErrors, outcome, PASSWORD_HINT, userField } from './account-forms';
 import type { PageResult } from './page-responder';
@@ -31,6 +32,7 @@ export class ProfilePages {
     private readonly twoFactor: TwoFactorService,
     private readonly pushes: PushExpiry,
     private readonly session: PageSession,
+    private readonly i18n: I18n,
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
@@ -86,8 +88,8 @@ export class ProfilePages {
 
   private async page(user: AuthenticatedUser, result: FormOutcome = {}): Promise<PageResult> {
     const profile = await this.profiles.profile(user);
-    const names = new Intl.DisplayNames(['en'], { type: 'language' });
-    const languages = LANGUAGE_CODES.map((code) => ({ code, name: new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? names.of(code) ?? code, selected: code === profile.preferredLanguage }));
+    // The languages this instance speaks, each in its own name.
+    const languages = this.i18n.languages.map(({ code, name }) => ({ code, name, selected: code === profile.preferredLanguage }));
     return {
       view: 'account',
       title: text('profile.title'),

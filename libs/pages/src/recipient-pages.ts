@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
-import { ClientInfo, Clock, DAY_MS, HOUR_MS, isWebUrl, MINUTE_MS, PassphraseRequiredError } from '@app/common';
-import { describeLifetime, PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
+import { ClientInfo, Clock, DAY_MS, isWebUrl, PassphraseRequiredError } from '@app/common';
+import { InjectSettings, type PageSettings, type Settings } from '@app/config';
+import { PushesService, type PushResponse, type RetrievedPushResponse } from '@app/pushes';
 import { GONE, message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
-import { text } from './page-text';
-
+import { fromNowText, sizeText, text } from './page-text';
 
 /**
  * The recipient's pages behind html_url. A GET never consumes a view unless the sender chose no
@@ -15,10 +15,15 @@ import { text } from './page-text';
  */
 @Injectable()
 export class RecipientPages {
+  private readonly manners: PageSettings;
+
   constructor(
     private readonly pushes: PushesService,
     private readonly clock: Clock,
-  ) {}
+    @InjectSettings() settings: Settings,
+  ) {
+    this.manners = settings.pages;
+  }
 
   /** GET /p/:token, and /p/:token/r (`withStep`, always a button). */
   async open(urlToken: string, client: ClientInfo, withStep: boolean): Promise<PageResult> {
@@ -40,7 +45,8 @@ export class RecipientPages {
     if (pushed.expired) return GONE;
     // Only http(s) URLs are ever accepted at creation; checked again before sending anyone there.
     if (pushed.kind === 'url') return pushed.payload !== null && isWebUrl(pushed.payload) ? { redirect: pushed.payload, status: 303 } : GONE;
-    return { view: 'secret', title: text('recipient.secretTitle'), data: await secretModel(pushed, this.clock.now()) };
+    const blur = pushed.kind === 'text' ? this.manners.blurText : pushed.kind === 'file' && this.manners.blurFiles;
+    return { view: 'secret', title: text('recipient.secretTitle'), data: { ...(await secretModel(pushed, this.clock.now())), blur } };
   }
 
   /** "Delete now" of a viewer-deletable push. */
@@ -70,32 +76,20 @@ async function secretModel(pushed: RetrievedPushResponse, now: number): Promise<
     token: pushed.url_token,
     text: pushed.kind === 'text' || (pushed.kind === 'file' && payload !== '') ? payload : undefined,
     qr: pushed.kind === 'qr' ? { image: await QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 2, width: 320 }), text: payload } : undefined,
-    files: pushed.files.map((file) => ({ ...file, sizeText: formatSize(file.size) })),
+    files: pushed.files.map((file) => ({ ...file, sizeText: sizeText(file.size) })),
     deletable: pushed.deletable_by_viewer === true && pushed.views_remaining > 0,
     passphrase: pushed.passphrase_protected,
     ...remaining(pushed, now),
   };
 }
 
-/** How many views and how long a push has left, in words (also the owner pages'). */
-export function remaining(push: PushResponse, now: number): Record<string, unknown> {
-  return {
-    views: push.views_remaining,
-    viewsText: push.views_remaining === 1 ? '1 more view' : `${push.views_remaining} more views`,
-    daysText: timeLeft(push, now),
-    lastView: push.views_remaining === 0,
-  };
+/** How many views a push has left, and when it expires in words of the page's language (also the owner pages'). */
+export function remaining(push: PushResponse, now: number): { views: number; expiry: string; lastView: boolean } {
+  return { views: push.views_remaining, expiry: expiryText(push, now), lastView: push.views_remaining === 0 };
 }
 
-/** Whole days left, as the API says; under a day, the hours or minutes (a push may live 15 minutes). */
-function timeLeft(push: PushResponse, now: number): string {
+/** "in 7 days" by whole days left, as the API counts them; under a day, the hours or minutes (a push may live 15 minutes). */
+function expiryText(push: PushResponse, now: number): string {
   const left = Date.parse(push.expires_at) - now;
-  if (left >= DAY_MS) return describeLifetime(push.days_remaining * DAY_MS);
-  return describeLifetime(left >= HOUR_MS ? Math.floor(left / HOUR_MS) * HOUR_MS : Math.max(Math.ceil(left / MINUTE_MS), 1) * MINUTE_MS);
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const [value, unit] = bytes < 1024 ** 2 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
-  return `${value.toFixed(1)} ${unit}`;
+  return fromNowText(left >= DAY_MS ? push.days_remaining * DAY_MS : left);
 }

@@ -1,3 +1,5 @@
+import { LANGUAGE_CODES } from '@app/config';
+
 /**
  * The reference's rules for mailing a push's link to recipients its owner names (its
  * MultipleEmailsValidator and NotifiableByEmail), with its messages. One difference, the
@@ -7,11 +9,8 @@
 /** Most recipients of one push, over all its sends. */
 export const MAX_NOTIFY_EMAILS = 5;
 
-/** The reference's enabled locales (config/defaults/settings.yml, enabled_language_codes). */
-export const NOTIFY_LOCALES: ReadonlySet<string> = new Set([
-  'ca', 'cs', 'cy', 'da', 'de', 'en', 'en-GB', 'es', 'eu', 'fi', 'fr', 'ga', 'hi', 'hu', 'id', 'is', 'it', 'ja', 'ko', 'lv', 'nl',
-  'no', 'pl', 'pt-BR', 'pt-PT', 'ro', 'ru', 'sr', 'sk', 'sv', 'th', 'uk', 'ur', 'zh-CN',
-]);
+/** The reference's locales (config/settings.yml, enabled_language_codes), one list with the pages'. */
+export const NOTIFY_LOCALES: ReadonlySet<string> = new Set(LANGUAGE_CODES);
 
 /** The reference's address pattern: local part, dot-separated domain labels, a top level of two or more. */
 const EMAIL = /^[\w.%+-]+@(?:[\w-]+\.)+\w{2,}$/i;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService, EmailSendStatus, NotifyByEmail } from '@app/audit';
 import { FieldCipher } from '@app/crypto';
 import { ACCOUNT_MAIL_TOKEN_CONTEXT, type AccountMail, type LinkMail, type PushEvent } from '@app/events';
+import { I18n } from '@app/i18n';
 import type { NotificationChannel } from '@app/metrics';
 import { accountEmailOf } from '../email/account-email';
 import { renderEmail } from '../email/email-templates';
@@ -44,6 +45,7 @@ export class Channels {
     private readonly mailer: Mailer,
     private readonly cipher: FieldCipher,
     private readonly audit: AuditService,
+    private readonly i18n: I18n,
   ) {}
 
   attempt(delivery: DueDelivery, now: number): Promise<AttemptResult> {
@@ -63,7 +65,9 @@ export class Channels {
   private accountEmail(delivery: DueDelivery): Promise<AttemptResult> {
     const mail = JSON.parse(delivery.payload) as AccountMail;
     const token = mail.sealed_token === undefined ? undefined : this.cipher.decrypt(Buffer.from(mail.sealed_token, 'base64url'), ACCOUNT_MAIL_TOKEN_CONTEXT);
-    return this.mail([mail.to], renderEmail('account', accountEmailOf(mail, token)));
+    // In the person's preferred language when it is available (its link then opens the page in it too), else the default.
+    const locale = this.i18n.supported(mail.locale);
+    return this.mail([mail.to], renderEmail('account', { ...accountEmailOf(mail, token, locale), locale: locale ?? this.i18n.defaultLocale }));
   }
 
   /** A link mail given up on: its audit entry says how it ended, in the reference's words. */
@@ -87,6 +91,7 @@ export class Channels {
     const event = JSON.parse(delivery.payload) as PushEvent;
     const { data } = event;
     const rendered = renderEmail('owner-event', {
+      locale: this.i18n.defaultLocale,
       event: event.type,
       reason: data.reason,
       push: { urlToken: data.url_token, name: data.name, kind: data.kind as never, viewsRemaining: data.views_remaining, daysRemaining: data.days_remaining },
@@ -98,13 +103,16 @@ export class Channels {
   /**
    * Mails the link to each recipient still to send to, one mail each (recipients do not see each
    * other), and reports the progress on the audit entry: processing, then completed, or kept
-   * for a retry with the recipients that failed.
+   * for a retry with the recipients that failed. Written in notify_emails_to_locale when that
+   * language is available, and then its link opens the secret's page in it too (`?locale=`);
+   * otherwise in the default language, with the link as it is.
    */
   private async linkEmail(delivery: DueDelivery, now: number): Promise<AttemptResult> {
     const mail = JSON.parse(delivery.payload) as LinkMail;
+    const locale = this.i18n.supported(mail.locale);
     const rendered = renderEmail('push-link', {
-      locale: mail.locale ?? undefined,
-      url: mail.html_url,
+      locale: locale ?? this.i18n.defaultLocale,
+      url: locale ? `${mail.html_url}?locale=${locale}` : mail.html_url,
       sender: mail.owner_email,
       expiresAt: new Date(mail.expires_at),
       viewsRemaining: mail.views_remaining,

@@ -3,21 +3,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PushKind } from '@app/config';
 import type { ExpiryReason, PushEventType } from '@app/events';
-import { ACCOUNT_MAIL_TEXT, type AccountEmail } from './account-email';
+import { direction, formatDateTime, type MessageKey, registerTranslationHelpers, shippedCatalogues, SOURCE_LANGUAGE } from '@app/i18n';
+import type { AccountEmail } from './account-email';
+
+/** What every mail says of its language: a code of a shipped catalogue (I18n.orDefault resolves a person's or a push's choice). */
+export interface InLanguage {
+  /** The mail's language; without one, English. */
+  locale?: string;
+}
 
 /**
  * The mail sent to each recipient of a push (the reference's "notify by email"): who sent it, the
  * link, and how long it works. Never the payload, the passphrase, the note or file names: the
  * mail travels and is stored in the clear, the link alone is worth little once used up.
  */
-export interface PushLinkEmail {
-  /**
-   * The recipients' locale (notify_emails_to_locale). Only English text is shipped: the locale is
-   * taken so translations can be added, and until then every mail says `lang="en"`, the language
-   * it is actually written in.
-   */
-  locale?: string;
-  /** The secret's link (the push's html_url). */
+export interface PushLinkEmail extends InLanguage {
+  /** The secret's link (the push's html_url, with `?locale=` when the mail has a language of its own). */
   url: string;
   /** The owner's email, shown as who sent it; without one, "Someone". */
   sender?: string;
@@ -26,9 +27,8 @@ export interface PushLinkEmail {
   passphraseProtected: boolean;
 }
 
-
-/** The mail to a push's owner about something that happened to it; the same facts as a webhook, never a secret. */
-export interface OwnerEventEmail {
+/** The mail to a push's owner about something that happened to it; the same facts as a webhook, never a secret. In the owner's language. */
+export interface OwnerEventEmail extends InLanguage {
   event: PushEventType;
   /** For push.expired; ignored otherwise. */
   reason?: ExpiryReason;
@@ -36,6 +36,11 @@ export interface OwnerEventEmail {
   occurredAt: Date;
 }
 
+/**
+ * Every mail, by template name. A mail added here (an account mail, say) has its templates in
+ * ./templates, its words in the catalogues under `mail.<name>.*`, and a `locale`: the person's
+ * preferred language, resolved by I18n.orDefault, so it is written in their language.
+ */
 export interface EmailContexts {
   'push-link': PushLinkEmail;
   'owner-event': OwnerEventEmail;
@@ -49,71 +54,56 @@ export interface RenderedEmail {
   html: string;
 }
 
-/** The subject (plain text, for the header) and what the templates show. */
-type EmailModel = { subject: string; lang: string } & Record<string, unknown>;
+/** The subject (plain text, for the header) and what the templates show, in the mail's language. */
+type EmailModel = { subject: string } & Record<string, unknown>;
 
 /**
- * Renders one of the mails from its templates in ./templates, plain text and HTML. The HTML
- * escapes every value (Handlebars' default), so a push name is text, never markup; the plain
- * text is not escaped, having no markup to protect. Subjects are built here, not in templates:
- * a header wants neither HTML escapes nor line breaks.
+ * Renders one of the mails from its templates in ./templates, plain text and HTML, in the mail's
+ * language (`{{t "key"}}` reads the catalogues). The HTML escapes every value (Handlebars'
+ * default), so a push name is text, never markup; the plain text is not escaped, having no markup
+ * to protect. Subjects are built here, not in templates: a header wants neither HTML escapes nor
+ * line breaks.
  */
 export function renderEmail<N extends EmailName>(name: N, context: EmailContexts[N]): RenderedEmail {
-  const model = MODELS[name](context);
+  const locale = context.locale && shippedCatalogues().has(context.locale) ? context.locale : SOURCE_LANGUAGE;
+  const t = (key: MessageKey, values?: Record<string, string | number>) => shippedCatalogues().format(locale, key, values);
+  const model = { ...MODELS[name](context, t, locale), locale, dir: direction(locale) };
   const body = template(`${name}.html.hbs`)(model);
   return { subject: model.subject, text: template(`${name}.text.hbs`)(model), html: template('layout.html.hbs')({ ...model, body }) };
 }
 
-const MODELS: { [N in EmailName]: (context: EmailContexts[N]) => EmailModel } = {
-  'push-link': (mail) => ({
-    subject: 'You have received a secret',
-    lang: shippedLanguage(mail.locale),
-    sender: mail.sender ? oneLine(mail.sender) : 'Someone',
+type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+
+const MODELS: { [N in EmailName]: (context: EmailContexts[N], t: Translate, locale: string) => EmailModel } = {
+  'push-link': (mail, t, locale) => ({
+    subject: t('mail.link.subject'),
+    heading: mail.sender ? t('mail.link.heading', { sender: oneLine(mail.sender) }) : t('mail.link.headingAnonymous'),
     url: mail.url,
-    expiresAt: formatTime(mail.expiresAt),
-    views: mail.viewsRemaining === 1 ? '1 more view' : `${mail.viewsRemaining} more views`,
+    validity: t('mail.link.validity', { expiresAt: formatDateTime(locale, mail.expiresAt), views: mail.viewsRemaining }),
     passphraseProtected: mail.passphraseProtected,
   }),
-  account: (mail) => ({
-    ...ACCOUNT_MAIL_TEXT[mail.kind],
-    lang: 'en',
+  account: (mail, t, locale) => ({
+    subject: t(`mail.account.${mail.kind}.subject`),
+    intro: t(`mail.account.${mail.kind}.intro`, { newEmail: mail.newEmail ? oneLine(mail.newEmail) : '' }),
     url: mail.url ?? null,
-    expiresAt: mail.expiresAt ? formatTime(mail.expiresAt) : null,
-    newEmail: mail.newEmail ? oneLine(mail.newEmail) : null,
-    action: ACCOUNT_MAIL_TEXT[mail.kind].action ?? null,
+    action: mail.url ? t(`mail.account.${mail.kind}.action` as MessageKey) : null,
+    validity: mail.expiresAt ? t('mail.account.linkValidity', { expiresAt: formatDateTime(locale, mail.expiresAt) }) : null,
+    note: t(`mail.account.${mail.kind}.note`),
   }),
-  'owner-event': (mail) => {
-    const headline = HEADLINES[mail.event](pushLabel(mail.push));
+  'owner-event': (mail, t, locale) => {
+    const headline = t(`mail.owner.${mail.event}` as MessageKey, { push: pushLabel(mail.push) });
     return {
       subject: headline,
-      lang: 'en',
       headline,
-      reason: mail.event === 'push.expired' && mail.reason ? EXPIRY_REASONS[mail.reason] : null,
+      reason: mail.event === 'push.expired' && mail.reason ? t(`mail.owner.reason.${mail.reason}`) : null,
       push: pushLabel(mail.push),
-      kind: KIND_NAMES[mail.push.kind],
+      kind: t(`kind.${mail.push.kind}`),
       viewsRemaining: mail.push.viewsRemaining,
       daysRemaining: mail.push.daysRemaining,
-      at: formatTime(mail.occurredAt),
+      at: formatDateTime(locale, mail.occurredAt),
     };
   },
 };
-
-const HEADLINES: Record<PushEventType, (push: string) => string> = {
-  'push.created': (push) => `Your push ${push} was created`,
-  'push.viewed': (push) => `Your push ${push} was viewed`,
-  'push.expired': (push) => `Your push ${push} has expired`,
-  'push.passphrase_failed': (push) => `A wrong passphrase was entered for your push ${push}`,
-  'push.file_downloaded': (push) => `A file of your push ${push} was downloaded`,
-};
-
-const EXPIRY_REASONS: Record<ExpiryReason, string> = {
-  views: 'Its last view was used.',
-  days: 'Its time ran out.',
-  owner: 'You expired it.',
-  viewer: 'A viewer deleted it.',
-};
-
-const KIND_NAMES: Record<PushKind, string> = { text: 'Text', file: 'Files', url: 'URL', qr: 'QR code' };
 
 /**
  * The push's name in quotes, or the first 8 characters of its url_token: enough for the owner to
@@ -130,22 +120,10 @@ function oneLine(value: string): string {
   return value.replace(/[\p{Cc}\s]+/gu, ' ').trim();
 }
 
-/** "2026-11-26 15:30 UTC": unambiguous wherever the mail is read, and whenever. */
-function formatTime(time: Date): string {
-  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** Only English is shipped; `de-CH` or `fr` still get English, and a lang attribute that says so. */
-const SHIPPED_LANGUAGES = new Set(['en']);
-
-function shippedLanguage(locale: string | undefined): string {
-  const language = locale?.toLowerCase().split(/[-_]/)[0];
-  return language !== undefined && SHIPPED_LANGUAGES.has(language) ? language : 'en';
-}
-
 /** Beside this file in src/ and, copied by the build, in dist/. */
 const TEMPLATES_DIR = join(__dirname, 'templates');
 const handlebars = Handlebars.create();
+registerTranslationHelpers(handlebars);
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
 /** Compiled on first use, then kept; strict, so a value a template names but the model lacks fails loudly. */
