@@ -26,7 +26,7 @@ describe('renderEmail', () => {
       for (const body of [sut.text, sut.html]) {
         expect(body).toContain('owner@example.com has sent you a secret');
         expect(body).toContain(LINK.url);
-        expect(body).toContain('until 2026-11-26 15:30 UTC or for 5 more views');
+        expect(body).toContain('until Nov 26, 2026, 03:30 PM UTC or for 5 more views');
       }
       expect(sut.html).toContain(`<a href="${LINK.url}"`);
     });
@@ -46,10 +46,20 @@ describe('renderEmail', () => {
       expect(sut.html).toContain('asked for a passphrase, which the sender gives you separately');
     });
 
-    it('is a whole HTML document in English whatever locale is asked for (only English is shipped)', () => {
-      expect(renderEmail('push-link', { ...LINK, locale: 'en-GB' }).html).toMatch(/^<!DOCTYPE html>\n<html lang="en">/);
-      expect(renderEmail('push-link', { ...LINK, locale: 'de' }).html).toContain('<html lang="en">');
+    it('is a whole HTML document in the language asked for, dates and plurals too; English for a language not shipped', () => {
+      expect(renderEmail('push-link', LINK).html).toMatch(/^<!DOCTYPE html>\n<html lang="en" dir="ltr">/);
       expect(renderEmail('push-link', LINK).html).toContain('<title>You have received a secret</title>');
+      const german = renderEmail('push-link', { ...LINK, locale: 'de' });
+      expect(german.subject).toBe('Sie haben ein Geheimnis erhalten');
+      expect(german.html).toContain('<html lang="de" dir="ltr">');
+      expect(german.text).toContain('owner@example.com hat Ihnen ein Geheimnis geschickt');
+      expect(german.text).toContain('bis 26. Nov. 2026, 15:30 UTC oder für 5 weitere Aufrufe');
+      expect(renderEmail('push-link', { ...LINK, locale: 'de', viewsRemaining: 1 }).text).toContain('für 1 weiteren Aufruf');
+      const urdu = renderEmail('push-link', { ...LINK, locale: 'ur' });
+      expect(urdu.html).toContain('<html lang="ur" dir="rtl">');
+      expect(urdu.subject).toBe('آپ کو ایک راز موصول ہوا ہے');
+      expect(renderEmail('push-link', { ...LINK, locale: 'ja' }).subject).toBe('シークレットが届きました');
+      expect(renderEmail('push-link', { ...LINK, locale: 'xx' }).html).toContain('<html lang="en" dir="ltr">');
     });
 
     it('escapes the sender in HTML, and keeps the plain text as written', () => {
@@ -69,11 +79,18 @@ describe('renderEmail', () => {
       for (const body of [sut.text, sut.html]) {
         expect(body).toContain('Your push “Database password” was viewed');
         expect(body).toContain('Text');
-        expect(body).toContain('2026-11-20 09:05 UTC');
+        expect(body).toContain('Nov 20, 2026, 09:05 AM UTC');
       }
-      expect(sut.text).toMatch(/Views remaining: 4\nDays remaining: {2}6\n/);
+      expect(sut.text).toMatch(/Views remaining: 4\nDays remaining: 6\n/);
       expect(sut.html).toMatch(/Views remaining<\/th><td>4<\/td>/);
       expect(sut.html).toMatch(/Days remaining<\/th><td>6<\/td>/);
+    });
+
+    it('speaks the owner\'s language', () => {
+      const sut = renderEmail('owner-event', { ...EVENT, locale: 'de' });
+
+      expect(sut.subject).toBe('Ihr Push “Database password” wurde aufgerufen');
+      expect(sut.text).toMatch(/Verbleibende Aufrufe: 4\nVerbleibende Tage: 6\nWann: 20\. Nov\. 2026, 09:05 UTC\n/);
     });
 
     it.each([
