@@ -141,7 +141,7 @@ describe('owner pages in a browser', () => {
     // Over the limit (3 here): the script says so beside the field before sending anything.
     await owner.getByLabel('Files', { exact: true }).setInputFiles([...files, files[0]].map((file, n) => ({ ...file, name: `extra-${n}.bin` })));
     await owner.getByRole('button', { name: 'Push it' }).click();
-    await expect(owner.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 per push.');
+    await expect(owner.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 files per push.');
     await expect(owner.getByLabel('Message (optional)').inputValue()).resolves.toBe('three files');
     // A refusal of the server's (here days out of range, past the browser's own check) takes the form's place.
     await owner.getByLabel('Files', { exact: true }).setInputFiles(files);
@@ -205,7 +205,7 @@ describe('owner pages in a browser', () => {
     const file = { mimeType: 'text/plain', buffer: Buffer.from('x') };
     await page.getByLabel('Files', { exact: true }).setInputFiles([1, 2, 3, 4].map((n) => ({ ...file, name: `f${n}.txt` })));
     await page.getByRole('button', { name: 'Push it' }).click();
-    await expect(page.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 per push.');
+    await expect(page.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 files per push.');
     await expect(page.locator('nav.tabs [aria-current="page"]').textContent()).resolves.toBe('Files');
   });
 

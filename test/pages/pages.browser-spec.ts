@@ -144,7 +144,7 @@ describe('pages in a browser', () => {
     const push = (await created.json()) as { html_url: string };
     await page.goto(push.html_url);
     await page.getByRole('button', { name: 'Reveal the secret' }).click();
-    await expect(page.locator('.files li').textContent()).resolves.toBe('report 2026.bin (146.5 KB)');
+    await expect(page.locator('.files li').textContent()).resolves.toBe('report 2026.bin (150 kB)');
     await checkPage(page, 'recipient-files');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'report 2026.bin' }).click()]);
     expect(download.suggestedFilename()).toBe('report 2026.bin');

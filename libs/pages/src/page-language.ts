@@ -50,11 +50,14 @@ export class PageLanguages implements NestMiddleware {
   }
 }
 
-/** The request's path and query with `locale` set to `code`. */
+/**
+ * This page in language `code`: its query with `locale` set, relative to the page's own path, so
+ * that the neutral page of an unknown secret link reads the same whatever link was asked for.
+ */
 function addressIn(request: Request, code: string): string {
-  const url = new URL(request.originalUrl, 'http://page.invalid');
-  url.searchParams.set('locale', code);
-  return `${url.pathname}${url.search}`;
+  const query = new URL(request.originalUrl, 'http://page.invalid').searchParams;
+  query.set('locale', code);
+  return `?${query.toString()}`;
 }
 
 /**
