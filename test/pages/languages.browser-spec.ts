@@ -1,5 +1,7 @@
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { UserEntity, UsersService } from '@app/auth';
 import { shippedCatalogues, SOURCE_LANGUAGE } from '@app/i18n';
 import { checkPage, launchBrowser } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -131,6 +133,23 @@ describe('languages in a browser', () => {
       expect([header, await page.locator('html').getAttribute('lang')]).toEqual([header, expected]);
       await context.close();
     }
+  });
+
+  it('speaks a signed-in person\'s preferred language whatever the browser asks, and ?locale= over both', async () => {
+    await app.service(UsersService).create('urdu-reader@example.com', 'a long enough password');
+    await app.service(DataSource).getRepository(UserEntity).update({ email: 'urdu-reader@example.com' }, { preferredLanguage: 'ur' });
+    const page = await pageFor('de');
+    await page.goto(`${app.baseUrl}/users/sign_in`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
+    await page.getByLabel('E-Mail-Adresse').fill('urdu-reader@example.com');
+    await page.getByLabel('Passwort').fill('a long enough password');
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ur');
+    await page.goto(`${app.baseUrl}/`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ur');
+    await page.goto(`${app.baseUrl}/?locale=ja`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ja');
   });
 
   it('switches language from the footer menu, and keeps it on the next pages (links, redirects, forms), without JavaScript', async () => {

@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { UserEntity } from '@app/auth';
 import { NotificationWorker } from '@app/notifications';
 import { client } from '../support/http';
 import { type Mailpit, startMailpit } from '../support/mailpit';
@@ -178,6 +180,20 @@ describe('languages and page manners over HTTP', () => {
       expect(mail.Text).toContain(`${created.html_url}\n`);
       expect(mail.Text).not.toContain('?locale=');
       expect(mail.HTML).toContain('<html lang="en" dir="ltr">');
+    });
+
+    it('to a push\'s owner (mailto: endpoint), is in the owner\'s preferred language', async () => {
+      const token = await app.createUser('yuki@example.com');
+      await app.service(DataSource).getRepository(UserEntity).update({ email: 'yuki@example.com' }, { preferredLanguage: 'ja' });
+      const owner = { authorization: `Bearer ${token}` };
+      expect((await client(app.baseUrl).post('/api/v2/webhooks', { url: 'mailto:yuki@example.com', events: ['push.created'] }, owner)).status).toBe(201);
+      expect((await client(app.baseUrl).post('/api/v2/pushes', { push: { payload: 'x', name: 'Wi-Fi' } }, owner)).status).toBe(201);
+      await app.service(NotificationWorker).round();
+      const [summary] = await mailpit.waitForMessages(1);
+      const mail = await mailpit.message(summary.ID);
+      expect(mail.Subject).toBe('プッシュ “Wi-Fi” が作成されました');
+      expect(mail.Text).toContain('種類: テキスト');
+      expect(mail.HTML).toContain('<html lang="ja" dir="ltr">');
     });
 
     it('in a listed language not shipped yet, is in the default language, its link without ?locale=', async () => {

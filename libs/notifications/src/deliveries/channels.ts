@@ -91,7 +91,7 @@ export class Channels {
     const event = JSON.parse(delivery.payload) as PushEvent;
     const { data } = event;
     const rendered = renderEmail('owner-event', {
-      locale: this.i18n.defaultLocale,
+      locale: this.i18n.orDefault(delivery.webhook!.ownerLanguage),
       event: event.type,
       reason: data.reason,
       push: { urlToken: data.url_token, name: data.name, kind: data.kind as never, viewsRemaining: data.views_remaining, daysRemaining: data.days_remaining },

@@ -34,6 +34,8 @@ export interface DueEndpoint {
   includeUrlToken: boolean;
   /** As the claim read it: a success resets it when it is not 0. */
   consecutiveFailures: number;
+  /** Its owner's preferred language: a `mailto:` endpoint's mails are written in it. */
+  ownerLanguage: string | null;
 }
 
 /** A due delivery with what its attempt needs: the event, its owner, and the endpoint when it has one. */
@@ -90,7 +92,7 @@ const FINISH =
 
 const DUE_COLUMNS =
   'd.id, d.next_attempt_at, d.attempts, d.remaining, o.user_id, o.type, o.payload, o.created_at AS event_at, ' +
-  'w.id AS webhook_id, w.public_id, w.url, w.secret, w.include_url_token, w.consecutive_failures';
+  'w.id AS webhook_id, w.public_id, w.url, w.secret, w.include_url_token, w.consecutive_failures, u.preferred_language';
 /**
  * The endpoints with pending deliveries, each with its owner and its first delivery's due time:
  * one row per endpoint from the (status, webhook_id, next_attempt_at) index, without reading the
@@ -101,7 +103,7 @@ const BUSY_ENDPOINTS =
   'JOIN webhooks w ON w.id = b.webhook_id';
 /** One endpoint's first due deliveries, along the same index: however long its backlog, this reads `limit` of it. */
 const DUE_TO_ENDPOINT =
-  `SELECT ${DUE_COLUMNS} FROM deliveries d JOIN outbox o ON o.id = d.outbox_id JOIN webhooks w ON w.id = d.webhook_id ` +
+  `SELECT ${DUE_COLUMNS} FROM deliveries d JOIN outbox o ON o.id = d.outbox_id JOIN webhooks w ON w.id = d.webhook_id LEFT JOIN users u ON u.id = w.user_id ` +
   "WHERE d.status = 'pending' AND d.webhook_id = ? AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?";
 /**
  * Due mails to people (deliveries without an endpoint), every user's first before any user's
@@ -113,7 +115,7 @@ const DUE_MAILS =
   `SELECT ${DUE_COLUMNS} FROM (` +
   'SELECT d.id, d.next_attempt_at, ROW_NUMBER() OVER (PARTITION BY o.user_id ORDER BY d.next_attempt_at, d.id) AS user_rank ' +
   "FROM deliveries d JOIN outbox o ON o.id = d.outbox_id WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.webhook_id IS NULL" +
-  ') ranked JOIN deliveries d ON d.id = ranked.id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhooks w ON w.id = d.webhook_id ' +
+  ') ranked JOIN deliveries d ON d.id = ranked.id JOIN outbox o ON o.id = d.outbox_id LEFT JOIN webhooks w ON w.id = d.webhook_id LEFT JOIN users u ON u.id = w.user_id ' +
   'WHERE ranked.user_rank <= ? ORDER BY ranked.user_rank, ranked.next_attempt_at, ranked.id LIMIT ?';
 
 const ENDPOINT_HEALTH = 'SELECT consecutive_failures, paused_until, disabled_at, disabled_reason FROM webhooks WHERE id = ?';
@@ -263,6 +265,7 @@ function toDueDelivery(row: Record<string, unknown>): DueDelivery {
             // SQLite and MySQL answer 1 or 0, PostgreSQL a boolean.
             includeUrlToken: Boolean(row.include_url_token),
             consecutiveFailures: Number(row.consecutive_failures),
+            ownerLanguage: (row.preferred_language as string | null) ?? null,
           },
   };
 }
