@@ -11,7 +11,7 @@ export class NotifyByEmail {
   @ApiProperty({ type: String, description: 'The recipients, comma-separated.', example: 'alice@example.com,bob@example.com' })
   recipients!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The locale asked for (the mail is in English).', example: 'en' })
+  @ApiProperty({ type: String, nullable: true, description: 'The language asked for (notify_emails_to_locale), or null.', example: 'de' })
   locale!: string | null;
 
   @ApiProperty({ type: String, enum: EMAIL_SEND_STATUSES, example: 'completed' })

@@ -37,7 +37,11 @@ const NOTIFY_EMAILS_TO = {
     'Mail the link to these recipients (comma-separated, at most 5 over all sends of the push, repeats dropped case-insensitively): signed-in owners only, when the instance has mail (`features.pushes.email_auto_dispatch`). The mail holds the link, never the payload or passphrase.',
   example: 'alice@example.com,bob@example.com',
 };
-const NOTIFY_EMAILS_TO_LOCALE = { description: "The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.", example: 'en' };
+const NOTIFY_EMAILS_TO_LOCALE = {
+  description:
+    "The recipients' language, one of the reference's 34 codes (en, de, ja, ur, ...): the mail is written in it when the instance offers it (enabled, its catalogue shipped), and its link then opens the secret's page in it (`?locale=`); otherwise the mail is in the instance's default language.",
+  example: 'de',
+};
 
 export class PushInput {
   @ApiPropertyOptional({
