@@ -30,10 +30,12 @@ FROM deps AS build
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The server (CMD below) and the CLI (the Helm chart's migration Job runs
-# `node dist/apps/cli/src/main.js migrations:run`) must both be in the image.
+# `node dist/apps/cli/src/main.js migrations:run`) must both be in the image,
+# and the language catalogues the server reads at start.
 RUN npm run build \
  && test -f dist/apps/api/src/main.js \
- && test -f dist/apps/cli/src/main.js
+ && test -f dist/apps/cli/src/main.js \
+ && test -f dist/libs/i18n/catalogues/en.json
 
 # ---------------------------------------------------------------------------
 FROM deps AS prod-deps

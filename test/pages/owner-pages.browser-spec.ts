@@ -205,7 +205,7 @@ describe('owner pages in a browser', () => {
     const file = { mimeType: 'text/plain', buffer: Buffer.from('x') };
     await page.getByLabel('Files', { exact: true }).setInputFiles([1, 2, 3, 4].map((n) => ({ ...file, name: `f${n}.txt` })));
     await page.getByRole('button', { name: 'Push it' }).click();
-    await expect(page.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 files per push.');
+    await expect(page.locator('#files-error').textContent()).resolves.toBe('Too many files: at most 3 per push.');
     await expect(page.locator('nav.tabs [aria-current="page"]').textContent()).resolves.toBe('Files');
   });
 

@@ -114,7 +114,7 @@ describe('single sign-on in a browser', () => {
     await page.getByRole('button', { name: 'Issue token' }).click();
     const token = await page.getByRole('textbox', { name: 'Token', exact: true }).inputValue();
     expect(await active(token)).toBe(200);
-    await expect(page.locator('tr', { hasText: 'laptop' }).locator('td').nth(2).textContent()).resolves.toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    await expect(page.locator('tr', { hasText: 'laptop' }).locator('td').nth(2).textContent()).resolves.toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d [AP]M UTC$/);
     await checkPage(page, 'sso-tokens');
 
     // Sign-out ends the session here, then at the provider (RP-initiated logout), which sends the browser back.
