@@ -62,6 +62,8 @@ describe('languages in a browser', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
+    // An administrator exists (the owner pages lead to the first run until one does).
+    await app.service(UsersService).create('operator@example.com', 'a long password', { admin: true });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { UserEntity } from '@app/auth';
+import { UserEntity, UsersService } from '@app/auth';
 import { NotificationWorker } from '@app/notifications';
 import { client } from '../support/http';
 import { type Mailpit, startMailpit } from '../support/mailpit';
@@ -10,6 +10,8 @@ const page = async (app: TestApp, path: string, headers: Record<string, string> 
   return { status: answer.status, headers: answer.headers, html: await answer.text() };
 };
 const langOf = (html: string): string | undefined => /<html lang="([^"]+)"/.exec(html)?.[1];
+/** An administrator exists: the owner pages lead to the first run until one does. */
+const withAdministrator = (app: TestApp) => app.service(UsersService).create('operator@example.com', 'a long password', { admin: true });
 /** The address of a push's recipient page on this app. */
 const pathOf = (app: TestApp, push: Record<string, unknown>): string => String(push.html_url).replace(app.baseUrl, '');
 
@@ -25,6 +27,7 @@ describe('languages and page manners over HTTP', () => {
 
     beforeAll(async () => {
       app = await startTestApp({ PWP__THROTTLING__MINUTE: '1000', PWP__THROTTLING__SECOND: '1000' });
+      await withAdministrator(app);
     });
     afterAll(() => app.close({ drop: true }));
 
@@ -108,6 +111,7 @@ describe('languages and page manners over HTTP', () => {
         PWP__THEME_MODE: 'dark',
         PWP__PW__ENABLE_BLUR: 'false',
       });
+      await withAdministrator(app);
     });
     afterAll(() => app.close({ drop: true }));
 

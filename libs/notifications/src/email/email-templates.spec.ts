@@ -1,3 +1,4 @@
+import { accountEmailOf } from './account-email';
 import { type OwnerEventEmail, type PushLinkEmail, renderEmail } from './email-templates';
 
 const LINK: PushLinkEmail = {
@@ -137,6 +138,29 @@ describe('renderEmail', () => {
       expect(sut.subject).not.toMatch(/[\r\n\t]/);
       expect(sut.subject).toMatch(/^Your push “line one Bcc: evil@example.com x+…” was viewed$/);
       expect(sut.subject.length).toBeLessThan(120);
+    });
+  });
+
+  describe('account, to a person', () => {
+    const RESET = { id: 'm', type: 'account.mail', timestamp: '2026-11-26T09:30:00.000Z', kind: 'reset', to: 'ana@example.com', link_base: 'https://pwpush.example.com', expires_at: '2026-11-26T15:30:00.000Z' } as const;
+
+    it('is in the person\'s language, its link opening the page in it too', () => {
+      const sut = renderEmail('account', { ...accountEmailOf(RESET, 'the-token', 'de'), locale: 'de' });
+
+      expect(sut.subject).toBe('Wählen Sie ein neues Passwort');
+      expect(sut.text).toContain('https://pwpush.example.com/users/password/edit?reset_password_token=the-token&locale=de');
+      expect(sut.text).toContain('Der Link funktioniert bis 26. Nov. 2026, 15:30 UTC, einmal.');
+      expect(sut.html).toContain('<html lang="de" dir="ltr">');
+    });
+
+    it('without a language of the person\'s, is in the default language and its link names none', () => {
+      const sut = renderEmail('account', { ...accountEmailOf(RESET, 'the-token'), locale: 'en' });
+
+      expect(sut.subject).toBe('Choose a new password');
+      expect(sut.text).toContain('reset_password_token=the-token\n');
+      expect(renderEmail('account', { ...accountEmailOf({ ...RESET, kind: 'email_changed', new_email: 'new@example.com' }, undefined), locale: 'ur' }).text).toContain(
+        'آپ کے اکاؤنٹ کا پتا ابھی بدل کر new@example.com کر دیا گیا ہے۔',
+      );
     });
   });
 });
