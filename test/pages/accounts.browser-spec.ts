@@ -218,12 +218,14 @@ describe('accounts in a browser', () => {
       await expect(page.getByLabel('Preferred language').inputValue()).resolves.toBe('de');
       expect(await app.query("SELECT preferred_language FROM users WHERE email = 'moved@example.com'")).toEqual([{ preferred_language: 'de' }]);
 
+      // From the next page on, the account speaks the language chosen.
       await page.locator('#delete_password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Delete my account' }).click();
-      await expect(page.locator('#delete_password-error').textContent()).resolves.toBe('That is not your current password.');
+      await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
+      await expect(page.locator('#delete_password-error').textContent()).resolves.toBe('Das ist nicht Ihr aktuelles Passwort.');
       await page.locator('#delete_password').fill('another long password');
-      await page.getByRole('button', { name: 'Delete my account' }).click();
-      await expect(heading(page)).resolves.toBe('Account deleted');
+      await page.getByRole('button', { name: 'Mein Konto löschen' }).click();
+      await expect(heading(page)).resolves.toBe('Konto gelöscht');
       expect(await app.query("SELECT id FROM users WHERE email = 'moved@example.com'")).toEqual([]);
       expect((await fetch(`${app.baseUrl}/api/v2/pushes/${push.url_token}`)).status).toBe(404);
       expect((await fetch(`${app.baseUrl}/api/v2/pushes/active`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);

@@ -51,7 +51,7 @@ export interface PageContext {
   locale: string;
   dir: Direction;
   /** The footer's language menu; empty when only one language is available. */
-  languages: LanguageLink[];
+  languageMenu: LanguageLink[];
   /** The page's `?locale=` when it chose the language: GET forms carry it on as a field. */
   localeParam?: string;
 }

@@ -32,7 +32,7 @@ export class PageResponder {
       csrf: this.session.csrfToken(request, response),
       locale,
       dir: this.i18n.language(locale).dir,
-      languages: this.languages.menu(request, locale),
+      languageMenu: this.languages.menu(request, locale),
       localeParam: fromQuery ? locale : undefined,
     };
     const html = this.renderer.render(result.view, result.title, result.data ?? {}, context);
