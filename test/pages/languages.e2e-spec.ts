@@ -3,6 +3,7 @@ import { UserEntity, UsersService } from '@app/auth';
 import { NotificationWorker } from '@app/notifications';
 import { client } from '../support/http';
 import { type Mailpit, startMailpit } from '../support/mailpit';
+import { Visitor } from '../support/visitor';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const page = async (app: TestApp, path: string, headers: Record<string, string> = {}) => {
@@ -205,5 +206,30 @@ describe('languages and page manners over HTTP', () => {
       expect(mail.Subject).toBe('You have received a secret');
       expect(mail.Text).not.toContain('?locale=');
     });
+  });
+
+  // Last: a second app in this process takes over the process-wide passport strategies.
+  it('writes an account mail (here a reset) in the person\'s preferred language, its link opening the page in it', async () => {
+    const mailpit = await startMailpit();
+    const app = await startTestApp({ ...mailpit.env, PWP__ENABLE_USER_ACCOUNT_EMAILS: 'true', PWP__HOST_DOMAIN: 'pwpush.example.com' });
+    try {
+      await withAdministrator(app);
+      await app.service(UsersService).create('kenji@example.com', 'a long password');
+      await app.service(DataSource).getRepository(UserEntity).update({ email: 'kenji@example.com' }, { preferredLanguage: 'ja' });
+      const visitor = new Visitor(app.baseUrl);
+      expect((await visitor.submit('/users/password/new', '/users/password/new', { 'user[email]': 'kenji@example.com' }, { 'accept-language': 'en' })).status).toBe(200);
+      await app.service(NotificationWorker).round();
+      const [summary] = await mailpit.waitForMessages(1);
+      const mail = await mailpit.message(summary.ID);
+      expect(mail.Subject).toBe('新しいパスワードを設定してください');
+      expect(mail.HTML).toContain('<html lang="ja" dir="ltr">');
+      const link = /https:\/\/pwpush\.example\.com(\/users\/password\/edit\?reset_password_token=\S+)/.exec(mail.Text)!;
+      expect(link[1]).toMatch(/&locale=ja$/);
+      // The link opens the page in Japanese, whatever the browser asks.
+      expect(langOf((await visitor.get(link[1], { 'accept-language': 'en' })).html)).toBe('ja');
+    } finally {
+      await app.close({ drop: true });
+      await mailpit.stop();
+    }
   });
 });
