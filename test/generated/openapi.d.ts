@@ -871,8 +871,8 @@ export interface components {
              */
             recipients: string;
             /**
-             * @description The locale asked for (the mail is in English).
-             * @example en
+             * @description The language asked for (notify_emails_to_locale), or null.
+             * @example de
              */
             locale: string | null;
             /**
@@ -904,8 +904,8 @@ export interface components {
              */
             notify_emails_to: string;
             /**
-             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
-             * @example en
+             * @description The recipients' language, one of the reference's 34 codes (en, de, ja, ur, ...): the mail is written in it when the instance offers it (enabled, its catalogue shipped), and its link then opens the secret's page in it (`?locale=`); otherwise the mail is in the instance's default language.
+             * @example de
              */
             notify_emails_to_locale?: string;
         };
@@ -1123,8 +1123,8 @@ export interface components {
              */
             notify_emails_to?: string;
             /**
-             * @description The recipients' locale, one of the reference's (en, de, fr, ...); the mail itself is in English.
-             * @example en
+             * @description The recipients' language, one of the reference's 34 codes (en, de, ja, ur, ...): the mail is written in it when the instance offers it (enabled, its catalogue shipped), and its link then opens the secret's page in it (`?locale=`); otherwise the mail is in the instance's default language.
+             * @example de
              */
             notify_emails_to_locale?: string;
             /** @description Files, base64-encoded, for clients that cannot send multipart (which streams and suits large files better: `push[files][]` parts). Makes the push a file push; file pushes need authentication. At most PWP__FILES__MAX_FILE_UPLOADS (10) files. */
