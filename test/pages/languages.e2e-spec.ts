@@ -4,7 +4,7 @@ import { NotificationWorker } from '@app/notifications';
 import { client } from '../support/http';
 import { type Mailpit, startMailpit } from '../support/mailpit';
 import { Visitor } from '../support/visitor';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startMailingTestApp, startTestApp, type TestApp } from '../support/test-app';
 
 const page = async (app: TestApp, path: string, headers: Record<string, string> = {}) => {
   const answer = await fetch(`${app.baseUrl}${path}`, { headers, redirect: 'manual' });
@@ -151,7 +151,8 @@ describe('languages and page manners over HTTP', () => {
 
     beforeAll(async () => {
       mailpit = await startMailpit();
-      app = await startTestApp({ ...mailpit.env });
+      // Mails' links are built on PWP__HOST_DOMAIN: here this app's own address.
+      app = await startMailingTestApp({ ...mailpit.env });
     });
     afterAll(async () => {
       await app.close({ drop: true });
