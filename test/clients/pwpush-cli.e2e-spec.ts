@@ -690,7 +690,7 @@ describe("the official CLI's push --notify, on an instance with mail", () => {
     const mail = await mailpit.message(summary.ID);
     expect(mail).toMatchObject({ Subject: 'You have received a secret', To: [{ Address: RECIPIENT }] });
     expect(mail.From.Address).toBe(/<(.+)>/.exec(MAILPIT_SENDER)![1]);
-    expect(mail.Text).toContain(`${EMAIL} has sent you a secret.`);
+    expect(mail.Text).toContain(`${EMAIL} has sent you a secret`);
     expect(mail.Text).toContain(printedUrl);
     expect(mail.HTML).toContain(`href="${printedUrl}"`);
     expect(JSON.stringify(mail)).not.toContain('hunter2');
