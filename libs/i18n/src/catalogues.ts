@@ -1,7 +1,7 @@
 import IntlMessageFormat from 'intl-messageformat';
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { LANGUAGE_CODES, languageCode, type LanguageCode, SettingsError } from '@app/config';
+import { join } from 'node:path';
+import { LANGUAGE_CODES, type LanguageCode, SettingsError } from '@app/config';
 import { catalogueProblems, type Messages } from './catalogue-check';
 
 /** The library's folder: catalogues/ sits beside src/ (and beside its build in dist/). */
@@ -17,15 +17,15 @@ export type MessageKey = keyof typeof import('../catalogues/en.json');
 export type MessageValues = Record<string, string | number>;
 
 /**
- * Every shipped catalogue, checked, with a formatter per message compiled on first use and kept.
- * Adding a language is adding its file: `<code>.json`, named by a code of the list.
+ * The catalogue of every language of the list, checked, with a formatter per message compiled on
+ * first use and kept. Adding a language is adding its code to the list and its file, `<code>.json`.
  */
 export class Catalogues {
   private readonly compiled = new Map<string, IntlMessageFormat>();
 
   constructor(private readonly byLocale: ReadonlyMap<LanguageCode, Messages>) {}
 
-  /** The shipped languages, in the list's order. */
+  /** The languages, in the list's order. */
   get locales(): LanguageCode[] {
     return [...this.byLocale.keys()];
   }
@@ -38,7 +38,7 @@ export class Catalogues {
     return this.byLocale.get(locale) ?? this.byLocale.get(SOURCE_LANGUAGE)!;
   }
 
-  /** The message of `key` in `locale`, its placeholders filled; English where the language is not shipped. */
+  /** The message of `key` in `locale`, its placeholders filled; English for a code not of the list. */
   format(locale: string, key: MessageKey, values: MessageValues = {}): string {
     const language = (this.has(locale) ? locale : SOURCE_LANGUAGE) as LanguageCode;
     const cacheKey = `${language}\u0000${key}`;
@@ -54,36 +54,33 @@ export class Catalogues {
 }
 
 /**
- * Reads and checks every catalogue in `dir`: each file named by a code of the list, each with
+ * Reads and checks the catalogue of every language of the list in `dir`: each present, with
  * exactly English's keys, each message parsing, with English's placeholders and the plural forms
- * its language needs. Any problem stops the start, listing them.
+ * its language needs; no other file named as a catalogue. Any problem stops the start, listing them.
  */
 export function loadCatalogues(dir = CATALOGUES_DIR): Catalogues {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  const files = new Set(readdirSync(dir).filter((name) => name.endsWith('.json')));
   const read = (file: string): Messages => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Messages;
   const english = read(`${SOURCE_LANGUAGE}.json`);
   const problems = catalogueProblems(SOURCE_LANGUAGE, english, english);
   const byLocale = new Map<LanguageCode, Messages>();
-  for (const file of files) {
-    const name = basename(file, '.json');
-    const code = languageCode(name);
-    if (code !== name) {
-      problems.push(`${file}: not named by a language code of the list`);
+  for (const code of LANGUAGE_CODES) {
+    const file = `${code}.json`;
+    if (!files.delete(file)) {
+      problems.push(`${file} is missing`);
       continue;
     }
-    const messages = name === SOURCE_LANGUAGE ? english : read(file);
-    if (name !== SOURCE_LANGUAGE) problems.push(...catalogueProblems(code, messages, english));
+    const messages = code === SOURCE_LANGUAGE ? english : read(file);
+    if (code !== SOURCE_LANGUAGE) problems.push(...catalogueProblems(code, messages, english));
     byLocale.set(code, messages);
   }
+  problems.push(...[...files].map((file) => `${file}: not named by a language code of the list`));
   if (problems.length > 0) {
     const shown = problems.slice(0, 20).join('; ');
     throw new SettingsError(`The language catalogues in ${dir} are not usable: ${shown}${problems.length > 20 ? `; and ${problems.length - 20} more` : ''}.`);
   }
-  // In the list's order, whatever the directory's.
-  return new Catalogues(new Map([...byLocale].sort(([a], [b]) => ORDER(a) - ORDER(b))));
+  return new Catalogues(byLocale);
 }
-
-const ORDER = (code: LanguageCode): number => LANGUAGE_CODES.indexOf(code);
 
 let shipped: Catalogues | undefined;
 

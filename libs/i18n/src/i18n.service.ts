@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectSettings, type LanguageCode, type Settings, SettingsError } from '@app/config';
+import { InjectSettings, type LanguageCode, type Settings } from '@app/config';
 import { type Catalogues, type MessageKey, type MessageValues, shippedCatalogues } from './catalogues';
 import { formatBytes, formatDateTime, formatDuration, formatNumber, formatTimeFromNow } from './formats';
 import { type Language, languageOf } from './languages';
 import { chooseLanguage, exactly, type LanguageChoice, type LanguageHints } from './locale-choice';
 
 /**
- * The instance's languages: those enabled (PWP__ENABLED_LANGUAGE_CODES) whose catalogue is
- * shipped, the default (PWP__DEFAULT_LOCALE, which must be shipped: the start stops otherwise),
- * the choice of a request's language, and messages and formats in a language.
+ * The instance's languages: those enabled (PWP__ENABLED_LANGUAGE_CODES), the default
+ * (PWP__DEFAULT_LOCALE, one of them), the choice of a request's language, and messages and
+ * formats in a language.
  */
 @Injectable()
 export class I18n {
@@ -21,13 +21,8 @@ export class I18n {
   constructor(@InjectSettings() settings: Settings) {
     this.catalogues = shippedCatalogues();
     const { enabled, defaultLocale } = settings.languages;
-    if (!this.catalogues.has(defaultLocale)) {
-      throw new SettingsError(
-        `Invalid setting PWP__DEFAULT_LOCALE: ${defaultLocale} has no catalogue yet; shipped: ${this.catalogues.locales.join(', ')}.`,
-      );
-    }
     this.defaultLocale = defaultLocale;
-    this.codes = enabled.filter((code) => this.catalogues.has(code));
+    this.codes = enabled;
     this.languages = this.codes.map(languageOf);
   }
 
