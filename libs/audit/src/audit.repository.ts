@@ -51,6 +51,11 @@ export class AuditRepository {
     await this.sql.write(UPDATE_DETAILS, [details, at, id]);
   }
 
+  async count(): Promise<number> {
+    const [row] = await this.sql.rows<{ n: unknown }>('SELECT COUNT(*) AS n FROM audit_entries', []);
+    return Number(row.n);
+  }
+
   /** A page of a push's entries, oldest first (insertion order); plain SQL as the owner's list pages. */
   async pageForPush(pushId: number, offset: number, limit: number): Promise<AuditEntryEntity[]> {
     return (await this.sql.rows<AuditRow>(SELECT_PAGE, [pushId, limit, offset])).map(toEntry);

@@ -5,6 +5,11 @@ import { AuditKind } from './audit-entry.entity';
 import { AuditLogResponse, mapAuditEntry, NotifyByEmail } from './audit-log.dto';
 import { AuditRepository } from './audit.repository';
 
+/** Which administrator did it (an `expire` or `admin_view` entry): the actor of an administrative action. */
+export interface AdministratorMark {
+  admin: string;
+}
+
 /** Records what happened to a push and who did it, and reads the log back. */
 @Injectable()
 export class AuditService {
@@ -17,14 +22,17 @@ export class AuditService {
    * The statement recording an entry, for the batch of the change it records (Sql.run); `pushId`
    * may be the id of a push the same batch inserts. It adds 1 to the batch's AUDIT_ENTRIES.
    */
-  entry(pushId: number | InsertedId, kind: AuditKind, client: ClientInfo, notifyByEmail?: NotifyByEmail): Statement {
-    const details = notifyByEmail && JSON.stringify(notifyByEmail);
-    return this.repository.append({ pushId, kind, ip: client.ip, userAgent: client.userAgent, referrer: client.referrer, at: this.clock.now(), details });
+  entry(pushId: number | InsertedId, kind: AuditKind, client: ClientInfo, details?: NotifyByEmail | AdministratorMark): Statement {
+    return this.repository.append({ pushId, kind, ip: client.ip, userAgent: client.userAgent, referrer: client.referrer, at: this.clock.now(), details: details && JSON.stringify(details) });
   }
 
   /** A link mail's progress, as its `creation_email_send` entry reports it. */
   reportEmailSend(entryId: number, notifyByEmail: NotifyByEmail): Promise<void> {
     return this.repository.updateDetails(entryId, JSON.stringify(notifyByEmail), this.clock.now());
+  }
+
+  count(): Promise<number> {
+    return this.repository.count();
   }
 
   async page(pushId: number, page: number): Promise<AuditLogResponse> {

@@ -9,6 +9,7 @@ import { AccountTokenEntity } from './account-token.entity';
 import { AccountsRepository } from './accounts.repository';
 import { FirstRunService } from './first-run.service';
 import { Lockout } from './lockout';
+import { PeopleAdministration } from './people-administration';
 import { ProfileService } from './profile.service';
 import { RecoveryService } from './recovery.service';
 import { SignUpService } from './sign-up.service';
@@ -48,11 +49,12 @@ import { WebhookOwners } from './webhook-owners';
     FirstRunService,
     RecoveryService,
     ProfileService,
+    PeopleAdministration,
     BearerStrategy,
     HeaderPairStrategy,
     WebhookOwners,
   ],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, WebhookOwners],
+  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, PeopleAdministration, WebhookOwners],
 })
 export class AuthModule {}
 

@@ -25,6 +25,8 @@ export const SECURITY_EVENT_KINDS = [
   'recovery_codes_generated',
   'admin_granted',
   'admin_revoked',
+  'account_disabled',
+  'account_enabled',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 

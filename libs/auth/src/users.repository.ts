@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
+import { type EntityManager, In, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { Sql } from '@app/database';
 import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
@@ -82,6 +82,26 @@ export class UsersRepository {
 
   listUsers(): Promise<UserEntity[]> {
     return this.users.find({ order: { id: 'ASC' } });
+  }
+
+  countUsers(): Promise<number> {
+    return this.users.count();
+  }
+
+  /** A page of people in the order they came, those whose address contains `search` (any case) when given. */
+  findPage(search: string | undefined, offset: number, limit: number): Promise<UserEntity[]> {
+    const query = this.users.createQueryBuilder('u').orderBy('u.id', 'ASC').offset(offset).limit(limit);
+    // Addresses are stored lower-cased (ASCII); % and _ typed by the administrator match themselves.
+    if (search) query.where("u.email LIKE :pattern ESCAPE '!'", { pattern: `%${search.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%` });
+    return query.getMany();
+  }
+
+  findByIds(ids: number[]): Promise<UserEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.users.findBy({ id: In(ids) });
+  }
+
+  findById(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
   }
 
   async deleteUser(id: number, manager: EntityManager = this.users.manager): Promise<void> {

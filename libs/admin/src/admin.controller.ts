@@ -1,0 +1,60 @@
+import { Controller, createParamDecorator, ExecutionContext, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { type Administrator, PERSON_ACTIONS, type PersonAction, Public } from '@app/auth';
+import { Client, type ClientInfo, clientInfoOf, NotFoundError } from '@app/common';
+import { PageResponder } from '@app/pages';
+import { AdminExceptionFilter } from './admin-exception.filter';
+import { AdminPages } from './admin-pages';
+import { AdminGuard, type AdminRequest } from './admin.guard';
+
+/** The administrator AdminGuard let through, with the client they act from (every action is logged with both). */
+const Admin = createParamDecorator((_: unknown, context: ExecutionContext): Administrator => {
+  const request = context.switchToHttp().getRequest<AdminRequest>();
+  return { user: request.user!, client: clientInfoOf(request) };
+});
+
+/** One of the actions on people, or the neutral 404. */
+function personAction(value: string): PersonAction {
+  if (!(PERSON_ACTIONS as readonly string[]).includes(value)) throw new NotFoundError();
+  return value as PersonAction;
+}
+
+/**
+ * The administration center under /admin: sessions, not API tokens (public to the API guard);
+ * AdminGuard answers 404 to everyone but an administrator, on every route and method.
+ */
+@Controller('admin')
+@Public()
+@UseGuards(AdminGuard)
+@UseFilters(AdminExceptionFilter)
+export class AdminController {
+  constructor(
+    private readonly pages: AdminPages,
+    private readonly responder: PageResponder,
+  ) {}
+
+  @Get()
+  async home(@Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.home());
+  }
+
+  @Get('users')
+  async users(@Admin() admin: Administrator, @Query() query: Record<string, unknown>, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.users(admin, query));
+  }
+
+  @Post('users/:id/:action')
+  async act(@Admin() admin: Administrator, @Param('id') id: string, @Param('action') action: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.act(admin, id, personAction(action)));
+  }
+
+  @Get('pushes')
+  async pushes(@Query() query: Record<string, unknown>, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.pushList(query));
+  }
+
+  @Post('pushes/:id/expire')
+  async expire(@Admin() admin: Administrator, @Param('id') id: string, @Client() client: ClientInfo, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.expire(admin, id, client));
+  }
+}
