@@ -1,9 +1,12 @@
 import { SecurityLog, UsersService } from '@app/auth';
 import { client } from '../support/http';
+import { turnOnTwoFactor } from '../support/two-factor';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { Visitor } from '../support/visitor';
 
 const PASSWORD = 'a long password';
+/** Handlebars writes = in attributes as &#x3D;. */
+const unescape = (html: string) => html.replaceAll('&#x3D;', '=');
 
 /** Every path and action of the administration, for the gate's checks. */
 const GETS = ['/admin', '/admin/users', '/admin/users?page=2', '/admin/pushes', '/admin/audit', '/admin/notifications', '/admin/custom_css', '/admin/audit.csv', '/admin/audit.jsonl'];
@@ -96,5 +99,166 @@ describe('administration', () => {
       'Single sign-on': 'Off',
       'Account emails': 'Off',
     });
+  });
+
+  /** The people page's rows: id and cells, as text. */
+  const rows = (html: string) =>
+    [...html.matchAll(/<tr data-person="(\d+)">([\s\S]*?)<\/tr>/g)].map(([, id, row]) => ({
+      id: Number(id),
+      cells: [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map(([, cell]) => cell.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()),
+      actions: [...row.matchAll(/action="\/admin\/users\/\d+\/(\w+)"/g)].map(([, action]) => action),
+    }));
+  /** The person's security log entries written by administrators, oldest first. */
+  const byAdmin = async (id: number) =>
+    (await app.service(SecurityLog).list(id)).events
+      .filter((event) => event.detail?.by === 'admin')
+      .reverse()
+      .map((event) => ({ kind: event.kind, admin: event.detail?.admin, ip: event.ip }));
+
+  it('lists people 25 a page, oldest first, and finds them by a part of their address in any case', async () => {
+    const before = (await users.list()).length;
+    for (let i = 0; i < 27; i++) await person('paging');
+    const all = (await users.list()).map((user) => user.email);
+    const first = await admin.get('/admin/users');
+    expect(rows(first.html).map((row) => row.cells[0].replace(' (you)', ''))).toEqual(all.slice(0, 25));
+    expect(unescape(first.html)).toContain('href="/admin/users?page=2" rel="next"');
+    const second = await admin.get('/admin/users?page=2');
+    expect(rows(second.html).map((row) => row.cells[0])).toEqual(all.slice(25, 50));
+    expect(before + 27).toBe(all.length);
+    const found = await admin.get('/admin/users?q=PAGING-1');
+    // paging-1x… of this test: the ones numbered 1, 10..19 by the shared counter, whichever they are.
+    const matches = all.filter((email) => email.startsWith('paging-1'));
+    expect(rows(found.html).map((row) => row.cells[0])).toEqual(matches);
+    expect(matches.length).toBeGreaterThan(0);
+    // % and _ are themselves, never wildcards.
+    expect(rows((await admin.get('/admin/users?q=%25')).html)).toEqual([]);
+    expect((await admin.get('/admin/users?page=0')).status).toBe(400);
+  });
+
+  it('shows each person (created, last sign-in, method, two-factor, administrator, disabled) and offers no action on oneself', async () => {
+    const page = await admin.get(`/admin/users?q=${adminEmail}`);
+    const [me] = rows(page.html);
+    expect(me.cells.slice(0, 1)).toEqual([`${adminEmail} (you)`]);
+    expect(me.cells.slice(3, 7)).toEqual(['Password', 'No', 'Yes', 'No']);
+    expect(me.cells[2]).not.toBe('Never');
+    expect(me.actions).toEqual([]);
+    const self = (await users.find(adminEmail)).id;
+    for (const action of ['revoke', 'disable', 'delete']) expect((await act(admin, self, action)).status).toBe(403);
+    expect((await admin.get('/admin')).status).toBe(200);
+    const other = await person();
+    const [row] = rows((await admin.get(`/admin/users?q=${other.email}`)).html);
+    expect(row.cells.slice(2, 7)).toEqual(['Never', 'Password', 'No', 'No', 'No']);
+    // No mailed reset without account emails; no two-factor reset while it is off.
+    expect(row.actions).toEqual(['promote', 'disable', 'delete']);
+  });
+
+  it('promotes and revokes: the person gets the administration, then 404 again; both logged with who and from where', async () => {
+    const target = await person();
+    const visitor = await signIn(target.email);
+    expect((await visitor.get('/admin')).status).toBe(404);
+    const promoted = await act(admin, target.id, 'promote');
+    expect([promoted.status, promoted.location]).toEqual([303, `/admin/users?q=${encodeURIComponent(target.email)}&done=promote`]);
+    expect((await admin.get(promoted.location!)).html).toContain('The person is now an administrator.');
+    expect((await visitor.get('/admin')).status).toBe(200);
+    expect((await act(admin, target.id, 'revoke')).status).toBe(303);
+    expect((await visitor.get('/admin')).status).toBe(404);
+    expect(await byAdmin(target.id)).toEqual([
+      { kind: 'admin_granted', admin: adminEmail, ip: '127.0.0.1' },
+      { kind: 'admin_revoked', admin: adminEmail, ip: '127.0.0.1' },
+    ]);
+  });
+
+  it('disables (the token gets 401, the session ends, sign-in is refused) and enables again', async () => {
+    const target = await person();
+    const api = client(app.baseUrl);
+    const visitor = await signIn(target.email);
+    expect((await api.get('/api/v2/pushes/active', { authorization: `Bearer ${target.token}` })).status).toBe(200);
+    expect((await act(admin, target.id, 'disable')).status).toBe(303);
+    expect((await api.get('/api/v2/pushes/active', { authorization: `Bearer ${target.token}` })).status).toBe(401);
+    expect((await visitor.get('/users/edit')).status).toBe(303);
+    const [row] = rows((await admin.get(`/admin/users?q=${target.email}`)).html);
+    expect([row.cells[6], row.actions]).toEqual(['Yes', ['promote', 'enable', 'delete']]);
+    const refused = await new Visitor(app.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: target.email, password: PASSWORD });
+    expect(refused.status).not.toBe(303);
+    expect((await act(admin, target.id, 'enable')).status).toBe(303);
+    await signIn(target.email);
+    expect((await byAdmin(target.id)).map((entry) => entry.kind)).toEqual(['account_disabled', 'account_enabled']);
+  });
+
+  it('resets two-factor: off for the person, who then signs in with the password alone', async () => {
+    const target = await person();
+    await turnOnTwoFactor(await signIn(target.email), () => app.clock.now());
+    const [row] = rows((await admin.get(`/admin/users?q=${target.email}`)).html);
+    expect([row.cells[4], row.actions]).toEqual(['Yes', ['promote', 'disable', 'reset_two_factor', 'delete']]);
+    expect((await act(admin, target.id, 'reset_two_factor')).status).toBe(303);
+    await signIn(target.email);
+    expect(await byAdmin(target.id)).toEqual([{ kind: 'two_factor_disabled', admin: adminEmail, ip: '127.0.0.1' }]);
+  });
+
+  it('deletes a person: their account, tokens and pushes are gone; the deletion is logged under their address', async () => {
+    const target = await person();
+    const api = client(app.baseUrl);
+    const pushes = [await api.createPush({ payload: 'theirs 1' }, { authorization: `Bearer ${target.token}` }), await api.createPush({ payload: 'theirs 2' }, { authorization: `Bearer ${target.token}` })];
+    const deleted = await act(admin, target.id, 'delete');
+    expect([deleted.status, deleted.location]).toEqual([303, '/admin/users?done=delete']);
+    expect(await app.query('SELECT id FROM users WHERE id = ?', [target.id])).toEqual([]);
+    expect(await app.query('SELECT id FROM pushes WHERE user_id = ? OR url_token IN (?, ?)', [target.id, pushes[0].url_token, pushes[1].url_token])).toEqual([]);
+    expect((await api.get(`/api/v2/pushes/${pushes[0].url_token}`)).status).toBe(404);
+    expect((await api.get('/api/v2/pushes/active', { authorization: `Bearer ${target.token}` })).status).toBe(401);
+    const logged = await app.query<{ kind: string; email: string; detail: string }>("SELECT kind, email, detail FROM security_events WHERE email = ? AND kind = 'account_deleted'", [target.email]);
+    expect(logged.map((entry) => ({ ...entry, detail: JSON.parse(entry.detail) }))).toEqual([{ kind: 'account_deleted', email: target.email, detail: { by: 'admin', admin: adminEmail } }]);
+    expect((await act(admin, target.id, 'delete')).status).toBe(404);
+    expect((await act(admin, target.id, 'nonsense')).status).toBe(404);
+  });
+
+  it('lists every push by its metadata, never its payload, passphrase, name, note or full token; and expires one, audited as the administrator', async () => {
+    const owner = await person();
+    const api = client(app.baseUrl);
+    const secrets = { payload: 'PAYLOAD-zq81', passphrase: 'PASSPHRASE-zq82', name: 'NAME-zq83', note: 'NOTE-zq84' };
+    const owned = await api.createPush({ ...secrets, expire_after_views: 3, expire_after_days: 2 }, { authorization: `Bearer ${owner.token}` });
+    const anonymous = await api.createPush({ payload: 'ANON-zq85' });
+    const page = await admin.get('/admin/pushes');
+    expect(page.status).toBe(200);
+    for (const secret of [...Object.values(secrets), 'ANON-zq85', owned.url_token, anonymous.url_token]) expect(page.html).not.toContain(secret);
+    const row = new RegExp(`<tr data-push="\\d+">\\s*<td><code>${owned.url_token.slice(0, 4)}…</code></td>\\s*<td>Text</td>\\s*<td>${owner.email}</td>`);
+    expect(page.html).toMatch(row);
+    const [{ id }] = await app.query<{ id: number }>('SELECT id FROM pushes WHERE url_token = ?', [owned.url_token]);
+    const expired = await admin.submit('/admin/pushes', `/admin/pushes/${id}/expire`, {});
+    expect([expired.status, expired.location]).toEqual([303, '/admin/pushes?done=expire']);
+    const after = await api.get(`/api/v2/pushes/${owned.url_token}/preview`);
+    expect(after.status).toBe(200);
+    const retrieved = await api.get(`/api/v2/pushes/${owned.url_token}?passphrase=${secrets.passphrase}`);
+    expect([retrieved.body.expired, retrieved.body.payload]).toEqual([true, null]);
+    const entries = await app.query<{ kind: string; ip: string; details: string | null }>("SELECT kind, ip, details FROM audit_entries WHERE push_id = ? AND kind = 'expire'", [id]);
+    expect(entries.map((entry) => ({ ...entry, details: entry.details && JSON.parse(entry.details) }))).toEqual([{ kind: 'expire', ip: '127.0.0.1', details: { admin: adminEmail } }]);
+    // The owner's audit log shows the expiry as the API has always shown it.
+    const log = await api.get(`/api/v2/pushes/${owned.url_token}/audit`, { authorization: `Bearer ${owner.token}` });
+    expect(log.body.logs.map((entry: { kind: string }) => entry.kind)).toContain('expire');
+    expect(log.body.logs.find((entry: { kind: string }) => entry.kind === 'expire')).not.toHaveProperty('notify_by_email');
+    expect((await admin.submit('/admin/pushes', '/admin/pushes/999999/expire', {})).status).toBe(404);
+  });
+
+  it('pages pushes past 25 by keyset, newest first', async () => {
+    const api = client(app.baseUrl);
+    for (let i = 0; i < 26; i++) await api.createPush({ payload: `many ${i}` });
+    const ids = (await app.query<{ id: number }>('SELECT id FROM pushes ORDER BY id DESC')).map((row) => Number(row.id));
+    const listed = (html: string) => [...html.matchAll(/<tr data-push="(\d+)">/g)].map(([, id]) => Number(id));
+    const first = await admin.get('/admin/pushes');
+    expect(listed(first.html)).toEqual(ids.slice(0, 25));
+    const next = /href="(\/admin\/pushes\?before=\d+)" rel="next"/.exec(unescape(first.html))![1];
+    expect(listed((await admin.get(next)).html)).toEqual(ids.slice(25, 50));
+  });
+
+  it('under PWP__REQUIRE_MFA sends an administrator without two-factor to its setup, and still answers 404 to others', async () => {
+    const strict = await startTestApp({ PWP__REQUIRE_MFA: 'true' }, app.database);
+    try {
+      const visitor = new Visitor(strict.baseUrl);
+      expect((await visitor.submit('/users/sign_in', '/users/sign_in', { email: adminEmail, password: PASSWORD })).status).toBe(303);
+      const home = await visitor.get('/admin');
+      expect([home.status, home.location]).toEqual([303, '/user/two_factor/backup_codes']);
+      expect((await new Visitor(strict.baseUrl).get('/admin')).status).toBe(404);
+    } finally {
+      await strict.close();
+    }
   });
 });
