@@ -22,13 +22,14 @@ describe('administration', () => {
   let users: UsersService;
   let admin: Visitor;
   let adminEmail: string;
+  let adminToken: string;
   let n = 0;
 
   beforeAll(async () => {
     app = await startTestApp();
     users = app.service(UsersService);
     adminEmail = 'root@example.com';
-    await users.create(adminEmail, PASSWORD, { admin: true });
+    adminToken = (await users.create(adminEmail, PASSWORD, { admin: true })).api_token;
     admin = await signIn(adminEmail);
   });
   afterAll(() => app.close({ drop: true }));
@@ -260,5 +261,22 @@ describe('administration', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it("audits an administrator's retrieval of someone's push as admin_view, not counted", async () => {
+    const owner = await person();
+    const api = client(app.baseUrl);
+    const push = await api.createPush({ payload: 'one view only', expire_after_views: 1 }, { authorization: `Bearer ${owner.token}` });
+    for (let i = 0; i < 2; i++) {
+      const seen = await api.get(`/api/v2/pushes/${push.url_token}`, { authorization: `Bearer ${adminToken}` });
+      expect([seen.status, seen.body.payload, seen.body.views_remaining, seen.body.expired]).toEqual([200, 'one view only', 1, false]);
+    }
+    const log = await api.get(`/api/v2/pushes/${push.url_token}/audit`, { authorization: `Bearer ${owner.token}` });
+    expect(log.body.logs.map((entry: { kind: string }) => entry.kind)).toEqual(['creation', 'admin_view', 'admin_view']);
+    const [{ details }] = await app.query<{ details: string }>("SELECT details FROM audit_entries WHERE kind = 'admin_view' AND push_id = (SELECT id FROM pushes WHERE url_token = ?) ORDER BY id LIMIT 1", [push.url_token]);
+    expect(JSON.parse(details)).toEqual({ admin: adminEmail });
+    // Anyone else's retrieval still counts: the one view is used.
+    expect((await api.get(`/api/v2/pushes/${push.url_token}`)).body.payload).toBe('one view only');
+    expect((await api.get(`/api/v2/pushes/${push.url_token}`)).body.expired).toBe(true);
   });
 });
