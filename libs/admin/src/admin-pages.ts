@@ -7,6 +7,7 @@ import { DeliveryRecords } from '@app/notifications';
 import { dateText, type PageResult, text } from '@app/pages';
 import { PushDirectory } from '@app/pushes';
 import { VersionService } from '@app/version';
+import { AuditTrail, TRAIL_KINDS, type TrailFilter } from './audit-trail';
 
 /** A positive whole number from a query or path (`page`, `before`, an id); absent is undefined, anything else a 400. */
 export function wholeNumber(value: unknown): number | undefined {
@@ -14,6 +15,20 @@ export function wholeNumber(value: unknown): number | undefined {
   if (typeof value !== 'string' || !/^\d{1,15}$/.test(value) || Number(value) < 1) throw new BadRequestError(text('admin.badNumber'));
   return Number(value);
 }
+
+/** A keyset position: a whole number, 0 meaning that log is read to its end. */
+function position(value: unknown): number | undefined {
+  return value === '0' ? 0 : wholeNumber(value);
+}
+
+/** The audit page's filters, as the query gives them (strings only). */
+export function trailFilter(query: Record<string, unknown>): TrailFilter {
+  const field = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).slice(0, 255) : undefined);
+  return { person: field('person'), kind: field('kind'), from: field('from'), to: field('to') };
+}
+
+/** Entries on a page of the audit log. */
+export const TRAIL_PAGE_SIZE = 50;
 
 const yesNo = (value: boolean) => text(value ? 'admin.yes' : 'admin.no');
 const onOff = (value: boolean) => text(value ? 'admin.on' : 'admin.off');
@@ -32,6 +47,7 @@ export class AdminPages {
     private readonly audit: AuditService,
     private readonly deliveries: DeliveryRecords,
     private readonly version: VersionService,
+    private readonly trail: AuditTrail,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
   ) {}
@@ -133,6 +149,32 @@ export class AdminPages {
   async expire(administrator: Administrator, id: unknown, client: ClientInfo): Promise<PageResult> {
     await this.pushes.expire(wholeNumber(id) ?? 0, administrator.user.email, client);
     return { redirect: '/admin/pushes?done=expire', status: 303 };
+  }
+
+  /** GET /admin/audit: the instance's one log, newest first, filtered; keyset pages; the exports of the same filter. */
+  async auditLog(query: Record<string, unknown>): Promise<PageResult> {
+    const filter = trailFilter(query);
+    const { entries, next } = await this.trail.page(filter, { push: position(query.push_before), account: position(query.account_before) }, TRAIL_PAGE_SIZE);
+    const filters = Object.fromEntries(Object.entries(filter).filter(([, value]) => value)) as Record<string, string>;
+    const withFilters = (extra: Record<string, string>) => new URLSearchParams({ ...filters, ...extra }).toString();
+    return {
+      view: 'admin/audit',
+      title: text('admin.audit.title'),
+      data: {
+        section: 'audit',
+        filter,
+        kinds: TRAIL_KINDS.map((kind) => ({ kind, selected: kind === filter.kind })),
+        entries: entries.map((entry) => ({
+          ...entry,
+          atText: dateText(entry.at),
+          push: entry.push_token_start === null ? undefined : `${entry.push_token_start}… (#${entry.push_id})`,
+        })),
+        first: query.push_before === undefined && query.account_before === undefined ? undefined : `/admin/audit?${withFilters({})}`,
+        next: next && `/admin/audit?${withFilters({ push_before: String(next.push ?? ''), account_before: String(next.account ?? '') })}`,
+        csv: `/admin/audit/export?${withFilters({ format: 'csv' })}`,
+        jsonl: `/admin/audit/export?${withFilters({ format: 'jsonl' })}`,
+      },
+    };
   }
 
   private personRow(person: PersonSummary, administrator: Administrator) {

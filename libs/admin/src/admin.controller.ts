@@ -4,7 +4,9 @@ import { type Administrator, PERSON_ACTIONS, type PersonAction, Public } from '@
 import { Client, type ClientInfo, clientInfoOf, NotFoundError } from '@app/common';
 import { PageResponder } from '@app/pages';
 import { AdminExceptionFilter } from './admin-exception.filter';
-import { AdminPages } from './admin-pages';
+import { AdminPages, trailFilter } from './admin-pages';
+import { EXPORT_FORMATS, type ExportFormat, streamExport } from './audit-export';
+import { AuditTrail } from './audit-trail';
 import { AdminGuard, type AdminRequest } from './admin.guard';
 
 /** The administrator AdminGuard let through, with the client they act from (every action is logged with both). */
@@ -19,6 +21,12 @@ function personAction(value: string): PersonAction {
   return value as PersonAction;
 }
 
+/** One of the export formats, or the neutral 404. */
+function exportFormat(value: unknown): ExportFormat {
+  if (!(EXPORT_FORMATS as readonly unknown[]).includes(value)) throw new NotFoundError();
+  return value as ExportFormat;
+}
+
 /**
  * The administration center under /admin: sessions, not API tokens (public to the API guard);
  * AdminGuard answers 404 to everyone but an administrator, on every route and method.
@@ -31,6 +39,7 @@ export class AdminController {
   constructor(
     private readonly pages: AdminPages,
     private readonly responder: PageResponder,
+    private readonly trail: AuditTrail,
   ) {}
 
   @Get()
@@ -56,5 +65,19 @@ export class AdminController {
   @Post('pushes/:id/expire')
   async expire(@Admin() admin: Administrator, @Param('id') id: string, @Client() client: ClientInfo, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.expire(admin, id, client));
+  }
+
+  @Get('audit')
+  async audit(@Query() query: Record<string, unknown>, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.auditLog(query));
+  }
+
+  /** The log under the page's filters, streamed as CSV or JSON lines (see docs/administration.md for the fields). */
+  @Get('audit/export')
+  async export(@Query() query: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    const format = exportFormat(query.format);
+    const filter = trailFilter(query);
+    const pages = await this.trail.walk(filter);
+    await streamExport(response, format, pages, new Date().toISOString().slice(0, 10));
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InsertedId, Sql, Statement } from '@app/database';
 import { AuditEntryEntity, AuditKind } from './audit-entry.entity';
+import { type InstanceLogEntry, type InstanceLogQuery, instanceLogStatement, toInstanceLogEntry } from './instance-log';
 
 export interface NewAuditEntry {
   /** The push; or the id of the push the same batch inserts first. */
@@ -54,6 +55,12 @@ export class AuditRepository {
   async count(): Promise<number> {
     const [row] = await this.sql.rows<{ n: unknown }>('SELECT COUNT(*) AS n FROM audit_entries', []);
     return Number(row.n);
+  }
+
+  /** A page of the whole instance's log, newest first (see instanceLogStatement). */
+  async instancePage(query: InstanceLogQuery): Promise<InstanceLogEntry[]> {
+    const { sql, parameters } = instanceLogStatement(query);
+    return (await this.sql.rows<Record<string, unknown>>(sql, parameters)).map(toInstanceLogEntry);
   }
 
   /** A page of a push's entries, oldest first (insertion order); plain SQL as the owner's list pages. */

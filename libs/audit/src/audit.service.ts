@@ -4,6 +4,7 @@ import { InsertedId, Statement } from '@app/database';
 import { AuditKind } from './audit-entry.entity';
 import { AuditLogResponse, mapAuditEntry, NotifyByEmail } from './audit-log.dto';
 import { AuditRepository } from './audit.repository';
+import type { InstanceLogEntry, InstanceLogQuery } from './instance-log';
 
 /** Which administrator did it (an `expire` or `admin_view` entry): the actor of an administrative action. */
 export interface AdministratorMark {
@@ -29,6 +30,11 @@ export class AuditService {
   /** A link mail's progress, as its `creation_email_send` entry reports it. */
   reportEmailSend(entryId: number, notifyByEmail: NotifyByEmail): Promise<void> {
     return this.repository.updateDetails(entryId, JSON.stringify(notifyByEmail), this.clock.now());
+  }
+
+  /** A page of every push's entries, newest first, for the administration (keyset: `before` is the previous page's last id). */
+  instancePage(query: InstanceLogQuery): Promise<InstanceLogEntry[]> {
+    return this.repository.instancePage(query);
   }
 
   count(): Promise<number> {

@@ -53,6 +53,8 @@ export {
   type SecurityEventKind,
   type SecurityEventPage,
   type SecurityLogQuery,
+  type InstanceSecurityQuery,
+  securityLogStatement,
 } from './security-log';
 export { SecurityEventEntity } from './security-event.entity';
 export { OidcModule } from './oidc/oidc.module';

@@ -72,6 +72,12 @@ export class PeopleAdministration {
     return { people: rows.slice(0, PEOPLE_PAGE_SIZE).map(toSummary), hasNext: rows.length > PEOPLE_PAGE_SIZE };
   }
 
+  /** The person with this address (compared as stored: trimmed, ASCII lower-cased), if any. */
+  async findByEmail(email: string): Promise<PersonSummary | null> {
+    const account = await this.repository.findByEmail(email.trim().replace(/[A-Z]/g, (c) => c.toLowerCase()));
+    return account && toSummary(account);
+  }
+
   /** The addresses of these people (the owners on the administration's list of pushes). */
   async emailsOf(ids: number[]): Promise<Map<number, string>> {
     const users = await this.repository.findByIds([...new Set(ids)]);
