@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InsertedId, Sql, Statement } from '@app/database';
 import { AuditEntryEntity, AuditKind } from './audit-entry.entity';
-import { type InstanceLogEntry, type InstanceLogQuery, instanceLogStatement, toInstanceLogEntry } from './instance-log';
+import { type InstanceLogEntry, type InstanceLogQuery, instanceLogStatement, PUSHES_OF_ENTRIES, toInstanceLogEntry } from './instance-log';
 
 export interface NewAuditEntry {
   /** The push; or the id of the push the same batch inserts first. */
@@ -60,7 +60,11 @@ export class AuditRepository {
   /** A page of the whole instance's log, newest first (see instanceLogStatement). */
   async instancePage(query: InstanceLogQuery): Promise<InstanceLogEntry[]> {
     const { sql, parameters } = instanceLogStatement(query);
-    return (await this.sql.rows<Record<string, unknown>>(sql, parameters)).map(toInstanceLogEntry);
+    const rows = await this.sql.rows<Record<string, unknown>>(sql, parameters);
+    const ids = [...new Set(rows.map((row) => Number(row.push_id)))];
+    const pushes = ids.length === 0 ? [] : await this.sql.rows<Record<string, unknown>>(PUSHES_OF_ENTRIES(ids.length), ids);
+    const byId = new Map(pushes.map((push) => [Number(push.id), push]));
+    return rows.map((row) => toInstanceLogEntry(row, byId.get(Number(row.push_id))));
   }
 
   /** A page of a push's entries, oldest first (insertion order); plain SQL as the owner's list pages. */

@@ -43,21 +43,23 @@ export function instanceLogStatement(query: InstanceLogQuery): { sql: string; pa
   };
   if (query.before !== undefined) add('a.id < ?', query.before);
   if (query.kinds?.length) add(`a.kind IN (${query.kinds.map(() => '?').join(', ')})`, ...query.kinds);
-  if (query.ownerId !== undefined) add('p.user_id = ?', query.ownerId);
+  if (query.ownerId !== undefined) add('a.push_id IN (SELECT id FROM pushes WHERE user_id = ?)', query.ownerId);
   if (query.from !== undefined) add('a.created_at >= ?', query.from);
   if (query.to !== undefined) add('a.created_at < ?', query.to);
-  const sql =
-    'SELECT a.id, a.push_id, a.kind, a.ip, a.user_agent, a.referrer, a.details, a.created_at, p.user_id, SUBSTR(p.url_token, 1, 4) AS token_start ' +
-    `FROM audit_entries a JOIN pushes p ON p.id = a.push_id${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY a.id DESC LIMIT ?`;
+  // One table, no join: a join lets MySQL's optimiser start from pushes and sort, on every page.
+  const sql = `SELECT a.id, a.push_id, a.kind, a.ip, a.user_agent, a.referrer, a.details, a.created_at FROM audit_entries a${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY a.id DESC LIMIT ?`;
   return { sql, parameters: [...parameters, query.limit] };
 }
 
-export function toInstanceLogEntry(row: Record<string, unknown>): InstanceLogEntry {
+/** What an entry shows of its push: its owner and its token's first four characters; read for a page's pushes at once. */
+export const PUSHES_OF_ENTRIES = (count: number) => `SELECT id, user_id, SUBSTR(url_token, 1, 4) AS token_start FROM pushes WHERE id IN (${Array(count).fill('?').join(', ')})`;
+
+export function toInstanceLogEntry(row: Record<string, unknown>, push: Record<string, unknown> | undefined): InstanceLogEntry {
   return {
     id: Number(row.id),
     pushId: Number(row.push_id),
-    tokenStart: String(row.token_start),
-    ownerId: row.user_id === null ? null : Number(row.user_id),
+    tokenStart: String(push?.token_start ?? ''),
+    ownerId: push === undefined || push.user_id === null ? null : Number(push.user_id),
     kind: row.kind as AuditKind,
     ip: row.ip as string,
     userAgent: row.user_agent as string,
