@@ -267,6 +267,34 @@ describe('administration', () => {
     expect((await api.get(`/api/v2/pushes/${push.url_token}`)).body.expired).toBe(true);
   });
 
+  it('lists deliveries waiting, failing and given up, never their content, and retries a dead one', async () => {
+    const owner = await person();
+    const now = app.clock.now();
+    await app.query('INSERT INTO outbox (type, user_id, payload, email_count, created_at) VALUES (?, ?, ?, 0, ?)', ['push.viewed', owner.id, '{"secret-ish":"PAYLOAD-OF-EVENT"}', now]);
+    const [{ id: outboxId }] = await app.query<{ id: number }>('SELECT MAX(id) AS id FROM outbox');
+    const insert = (status: string, attempts: number, error: string | null) =>
+      app.query('INSERT INTO deliveries (webhook_id, outbox_id, event, status, attempts, next_attempt_at, last_error, created_at, updated_at) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)', [outboxId, 'push.viewed', status, attempts, now + 60_000, error, now, now]);
+    await insert('pending', 0, null);
+    await insert('pending', 2, 'connection refused');
+    await insert('dead', 8, 'gave up after 8 attempts');
+    const ids = (await app.query<{ id: number }>('SELECT id FROM deliveries WHERE outbox_id = ? ORDER BY id', [outboxId])).map((row) => Number(row.id));
+    const listed = async (status: string) => [...(await admin.get(`/admin/notifications?status=${status}`)).html.matchAll(/<tr data-delivery="(\d+)">/g)].map(([, id]) => Number(id));
+    expect([await listed('pending'), await listed('failed'), await listed('dead')]).toEqual([[ids[0]], [ids[1]], [ids[2]]]);
+    const dead = await admin.get('/admin/notifications?status=dead');
+    expect(dead.html).toContain('gave up after 8 attempts');
+    expect(dead.html).not.toContain('PAYLOAD-OF-EVENT');
+    const home = await admin.get('/admin');
+    expect(home.html).toMatch(/Notifications waiting<\/a><\/dt><dd>2<\/dd>/);
+    expect(home.html).toMatch(/Notifications given up<\/a><\/dt><dd>1<\/dd>/);
+    const retried = await admin.submit('/admin/notifications?status=dead', `/admin/notifications/${ids[2]}/retry`, {});
+    expect([retried.status, retried.location]).toEqual([303, '/admin/notifications?status=pending&done=retry']);
+    const [row] = await app.query<{ status: string; attempts: number; last_error: string | null }>('SELECT status, attempts, last_error FROM deliveries WHERE id = ?', [ids[2]]);
+    expect([row.status, Number(row.attempts), row.last_error]).toEqual(['pending', 0, null]);
+    expect(await listed('pending')).toEqual([ids[2], ids[0]]);
+    // Only a dead delivery can be retried.
+    expect((await admin.submit('/admin/users', `/admin/notifications/${ids[0]}/retry`, {})).status).toBe(404);
+  });
+
   // Last: a second app on the same database takes over passport's strategies (one registry per process), so the first app's tokens stop working after it closes.
   it('under PWP__REQUIRE_MFA sends an administrator without two-factor to its setup, and still answers 404 to others', async () => {
     const strict = await startTestApp({ PWP__REQUIRE_MFA: 'true' }, app.database);

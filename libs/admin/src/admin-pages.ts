@@ -3,7 +3,7 @@ import { type Administrator, PeopleAdministration, type PersonAction, type Perso
 import { AuditService } from '@app/audit';
 import { BadRequestError, type ClientInfo, Clock, DAY_MS } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
-import { DeliveryRecords } from '@app/notifications';
+import { DELIVERY_VIEWS, DeliveryRecords, type DeliveryView } from '@app/notifications';
 import { dateText, type PageResult, text } from '@app/pages';
 import { PushDirectory } from '@app/pushes';
 import { VersionService } from '@app/version';
@@ -175,6 +175,39 @@ export class AdminPages {
         jsonl: `/admin/audit/export?${withFilters({ format: 'jsonl' })}`,
       },
     };
+  }
+
+  /** GET /admin/notifications: deliveries waiting, failing (retried on their own) and given up, newest first; "retry" on the dead ones. */
+  async notifications(query: Record<string, unknown>): Promise<PageResult> {
+    const status: DeliveryView = (DELIVERY_VIEWS as readonly unknown[]).includes(query.status) ? (query.status as DeliveryView) : 'pending';
+    const before = wholeNumber(query.before);
+    const { deliveries, next } = await this.deliveries.page(status, before);
+    return {
+      view: 'admin/notifications',
+      title: text('admin.notifications.title'),
+      data: {
+        section: 'notifications',
+        done: query.done === 'retry' ? text('admin.notifications.retried') : undefined,
+        tabs: DELIVERY_VIEWS.map((view) => ({ href: `/admin/notifications?status=${view}`, label: text(`admin.notifications.${view}`), current: view === status })),
+        dead: status === 'dead',
+        deliveries: deliveries.map((delivery) => ({
+          ...delivery,
+          channelText: delivery.channel === 'mail' ? text('admin.notifications.mail') : text('admin.notifications.webhook', { id: delivery.webhookId ?? 0 }),
+          created: new Date(delivery.createdAt).toISOString(),
+          createdText: dateText(delivery.createdAt),
+          nextText: delivery.status === 'pending' ? dateText(delivery.nextAttemptAt) : '–',
+          error: [delivery.lastStatusCode, delivery.lastError].filter((part) => part !== null).join(' ') || '–',
+        })),
+        first: before === undefined ? undefined : `/admin/notifications?status=${status}`,
+        next: next === undefined ? undefined : `/admin/notifications?status=${status}&before=${next}`,
+      },
+    };
+  }
+
+  /** POST /admin/notifications/:id/retry: a dead delivery pending again, due now (the worker's next round takes it). */
+  async retry(id: unknown): Promise<PageResult> {
+    await this.deliveries.retry(wholeNumber(id) ?? 0);
+    return { redirect: '/admin/notifications?status=pending&done=retry', status: 303 };
   }
 
   private personRow(person: PersonSummary, administrator: Administrator) {

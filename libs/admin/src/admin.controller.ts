@@ -80,4 +80,14 @@ export class AdminController {
     const pages = await this.trail.walk(filter);
     await streamExport(response, format, pages, new Date().toISOString().slice(0, 10));
   }
+
+  @Get('notifications')
+  async notifications(@Query() query: Record<string, unknown>, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.notifications(query));
+  }
+
+  @Post('notifications/:id/retry')
+  async retry(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.retry(id));
+  }
 }
