@@ -295,6 +295,30 @@ describe('administration', () => {
     expect((await admin.submit('/admin/users', `/admin/notifications/${ids[0]}/retry`, {})).status).toBe(404);
   });
 
+  it('keeps the custom CSS in the database and serves it as a stylesheet every page links; the CSP stays as it was', async () => {
+    const before = await fetch(`${app.baseUrl}/custom.css`);
+    expect([before.status, before.headers.get('content-type'), await before.text()]).toEqual([200, 'text/css; charset=utf-8', '']);
+    const css = 'body { background: rgb(1, 2, 3); }\n.brand::after { content: "<b>&"; }';
+    const saved = await admin.submit('/admin/custom_css', '/admin/custom_css', { css });
+    expect([saved.status, saved.location]).toEqual([303, '/admin/custom_css?done=save']);
+    const served = await fetch(`${app.baseUrl}/custom.css`);
+    expect([served.status, served.headers.get('content-type'), served.headers.get('cache-control'), await served.text()]).toEqual([200, 'text/css; charset=utf-8', 'no-cache', css]);
+    const again = await fetch(`${app.baseUrl}/custom.css`, { headers: { 'if-none-match': served.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    const [{ saved_by }] = await app.query<{ saved_by: string }>('SELECT saved_by FROM custom_stylesheets ORDER BY id DESC LIMIT 1');
+    expect(saved_by).toBe(adminEmail);
+    for (const path of ['/', '/users/token', '/admin', '/admin/users', '/p/unknown-token']) {
+      const page = await admin.get(path);
+      expect(page.html).toContain('<link rel="stylesheet" href="/custom.css">');
+      expect(page.html).not.toMatch(/<style|style="/);
+    }
+    const page = await fetch(`${app.baseUrl}/`);
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )style-src 'self'(;|$)/);
+    const tooLong = await admin.submit('/admin/custom_css', '/admin/custom_css', { css: 'a'.repeat(65_537) });
+    expect([tooLong.status, tooLong.html]).toEqual([422, expect.stringContaining('The stylesheet may have at most 65,536 characters.')]);
+    expect(await (await fetch(`${app.baseUrl}/custom.css`)).text()).toBe(css);
+  });
+
   // Last: a second app on the same database takes over passport's strategies (one registry per process), so the first app's tokens stop working after it closes.
   it('under PWP__REQUIRE_MFA sends an administrator without two-factor to its setup, and still answers 404 to others', async () => {
     const strict = await startTestApp({ PWP__REQUIRE_MFA: 'true' }, app.database);

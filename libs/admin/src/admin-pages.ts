@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { type Administrator, PeopleAdministration, type PersonAction, type PersonSummary } from '@app/auth';
 import { AuditService } from '@app/audit';
-import { BadRequestError, type ClientInfo, Clock, DAY_MS } from '@app/common';
+import { BadRequestError, type ClientInfo, Clock, DAY_MS, ValidationFailedError } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import { DELIVERY_VIEWS, DeliveryRecords, type DeliveryView } from '@app/notifications';
 import { dateText, type PageResult, text } from '@app/pages';
 import { PushDirectory } from '@app/pushes';
 import { VersionService } from '@app/version';
 import { AuditTrail, TRAIL_KINDS, type TrailFilter } from './audit-trail';
+import { CUSTOM_CSS_MAX, CustomStylesheets } from './custom-stylesheets';
 
 /** A positive whole number from a query or path (`page`, `before`, an id); absent is undefined, anything else a 400. */
 export function wholeNumber(value: unknown): number | undefined {
@@ -48,6 +49,7 @@ export class AdminPages {
     private readonly deliveries: DeliveryRecords,
     private readonly version: VersionService,
     private readonly trail: AuditTrail,
+    private readonly stylesheets: CustomStylesheets,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
   ) {}
@@ -208,6 +210,34 @@ export class AdminPages {
   async retry(id: unknown): Promise<PageResult> {
     await this.deliveries.retry(wholeNumber(id) ?? 0);
     return { redirect: '/admin/notifications?status=pending&done=retry', status: 303 };
+  }
+
+  /** GET /admin/custom_css: the stylesheet every page links, to edit. */
+  async customCss(done?: unknown, refused?: { css: string; error: string }): Promise<PageResult> {
+    return {
+      view: 'admin/custom-css',
+      title: text('admin.css.title'),
+      status: refused ? 422 : 200,
+      data: {
+        section: 'custom-css',
+        done: done === 'save' ? text('admin.css.saved') : undefined,
+        css: refused?.css ?? (await this.stylesheets.current()).css,
+        error: refused?.error,
+        max: CUSTOM_CSS_MAX,
+      },
+    };
+  }
+
+  /** POST /admin/custom_css: a new stylesheet, served at once on every page of every replica. */
+  async saveCustomCss(administrator: Administrator, css: unknown): Promise<PageResult> {
+    const given = typeof css === 'string' ? css : '';
+    try {
+      await this.stylesheets.save(given, administrator.user.email);
+    } catch (error) {
+      if (!(error instanceof ValidationFailedError)) throw error;
+      return this.customCss(undefined, { css: given.slice(0, CUSTOM_CSS_MAX), error: error.message });
+    }
+    return { redirect: '/admin/custom_css?done=save', status: 303 };
   }
 
   private personRow(person: PersonSummary, administrator: Administrator) {

@@ -2,7 +2,7 @@ import { Controller, createParamDecorator, ExecutionContext, Get, Param, Post, Q
 import type { Request, Response } from 'express';
 import { type Administrator, PERSON_ACTIONS, type PersonAction, Public } from '@app/auth';
 import { Client, type ClientInfo, clientInfoOf, NotFoundError } from '@app/common';
-import { PageResponder } from '@app/pages';
+import { formField, PageResponder } from '@app/pages';
 import { AdminExceptionFilter } from './admin-exception.filter';
 import { AdminPages, trailFilter } from './admin-pages';
 import { EXPORT_FORMATS, type ExportFormat, streamExport } from './audit-export';
@@ -89,5 +89,15 @@ export class AdminController {
   @Post('notifications/:id/retry')
   async retry(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     this.responder.send(request, response, await this.pages.retry(id));
+  }
+
+  @Get('custom_css')
+  async customCss(@Query('done') done: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.customCss(done));
+  }
+
+  @Post('custom_css')
+  async saveCustomCss(@Admin() admin: Administrator, @Req() request: Request, @Res() response: Response): Promise<void> {
+    this.responder.send(request, response, await this.pages.saveCustomCss(admin, formField(request, 'css')));
   }
 }
