@@ -6,3 +6,4 @@ export { AuditEntryResponse, AuditLogResponse, type EmailSendStatus, NotifyByEma
 export { AuditEntryEntity, AUDIT_KINDS, type AuditKind } from './audit-entry.entity';
 export { instanceLogStatement, type InstanceLogEntry, type InstanceLogQuery } from './instance-log';
 export type { AdministratorMark } from './audit.service';
+export { AuditStdout, type AuditLine } from './audit-stdout';

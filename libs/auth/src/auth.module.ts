@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@app/audit';
 import { EventsModule } from '@app/events';
 import { ApiAuthGuard } from './api-auth.guard';
 import { AccountMails } from './account-mails';
@@ -32,7 +33,7 @@ import { UsersService } from './users.service';
 import { WebhookOwners } from './webhook-owners';
 
 @Module({
-  imports: [PassportModule, EventsModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity, RecoveryCodeEntity, TwoFactorChallengeEntity])],
+  imports: [PassportModule, EventsModule, AuditModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity, RecoveryCodeEntity, TwoFactorChallengeEntity])],
   providers: [
     UsersRepository,
     AccountsRepository,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, LessThan, Repository } from 'typeorm';
 import { Clock } from '@app/common';
+import { AuditStdout } from '@app/audit';
 import { Sql, type Statement } from '@app/database';
 import { SecurityEventEntity } from './security-event.entity';
 
@@ -119,6 +120,7 @@ export class SecurityLog {
     @InjectRepository(SecurityEventEntity) private readonly events: Repository<SecurityEventEntity>,
     private readonly clock: Clock,
     private readonly sql: Sql,
+    private readonly stdout: AuditStdout,
   ) {}
 
   /** A page of everyone's entries for the administration, newest first, filtered (see securityLogStatement). */
@@ -141,13 +143,16 @@ export class SecurityLog {
 
   /** Records the event, inside `manager`'s transaction when given. */
   async record(event: SecurityEventInput, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.events.manager).insert(SecurityEventEntity, this.row(event));
+    const row = this.row(event);
+    await (manager ?? this.events.manager).insert(SecurityEventEntity, row);
+    // Within a transaction, the line follows the insert, not the commit (which a later statement could still undo).
+    this.toStdout(row);
   }
 
   /** The statement that records the event, for a transaction built of statements (Sql.writeIf). */
   statement(event: SecurityEventInput): Statement {
     const row = this.row(event);
-    return { sql: INSERT, parameters: [row.userId, row.email, row.kind, row.ip, row.userAgent, row.detail, row.createdAt], atomic: true };
+    return { sql: INSERT, parameters: [row.userId, row.email, row.kind, row.ip, row.userAgent, row.detail, row.createdAt], atomic: true, written: () => this.toStdout(row) };
   }
 
   /** One person's entries, newest first. */
@@ -173,6 +178,25 @@ export class SecurityLog {
     });
     const events = rows.slice(0, limit).map(toSecurityEvent);
     return rows.length > limit ? { events, next: events[events.length - 1].id } : { events };
+  }
+
+  /** PWP__AUDIT__STDOUT's line of an event (see AuditStdout). */
+  private toStdout(row: Omit<SecurityEventEntity, 'id'>): void {
+    if (!this.stdout.enabled) return;
+    const detail = row.detail === null ? null : (JSON.parse(row.detail) as SecurityEventDetail);
+    this.stdout.write({
+      source: 'account',
+      kind: row.kind,
+      at: new Date(row.createdAt).toISOString(),
+      push_id: null,
+      user_id: row.userId,
+      email: row.email,
+      administrator: detail?.by === 'admin' && typeof detail.admin === 'string' ? detail.admin : null,
+      ip: row.ip,
+      user_agent: row.userAgent,
+      referrer: null,
+      detail,
+    });
   }
 
   private row(event: SecurityEventInput): Omit<SecurityEventEntity, 'id'> {
