@@ -16,12 +16,12 @@ describe('administration: the audit trail on standard output', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ PWP__AUDIT__STDOUT: 'true' });
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]): boolean => {
       const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
       if (text.startsWith('{"audit":')) lines.push(...text.split('\n').filter(Boolean));
       else return write(chunk, ...rest);
       return true;
-    }) as typeof process.stdout.write;
+    });
   });
   afterAll(async () => {
     process.stdout.write = write;

@@ -16,13 +16,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
     } else field += c;
   }
   return rows;
@@ -133,12 +141,13 @@ describe('administration: the audit log', () => {
     expect(jsonAnswer.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     const lines = (await jsonAnswer.text()).split('\n');
     expect(lines.pop()).toBe('');
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, string | number | object | null>);
     expect(entries.map((entry) => entry.id)).toEqual(ids);
     for (const entry of entries) expect(Object.keys(entry)).toEqual(FIELDS);
 
     // The same entries in both, field for field (CSV: text; a formula-looking text behind an apostrophe).
-    const asCsv = (value: unknown) => (value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : typeof value === 'string' && /^[=+\-@]/.test(value) ? `'${value}` : String(value));
+    const asCsv = (value: string | number | object | null) =>
+      value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : typeof value === 'string' && /^[=+\-@]/.test(value) ? `'${value}` : String(value);
     expect(rows).toEqual(entries.map((entry) => FIELDS.map((field) => asCsv(entry[field]))));
 
     // The view with the hostile User-Agent, as it came, in JSON; disarmed in CSV.

@@ -24,7 +24,10 @@ function position(value: unknown): number | undefined {
 
 /** The audit page's filters, as the query gives them (strings only). */
 export function trailFilter(query: Record<string, unknown>): TrailFilter {
-  const field = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).slice(0, 255) : undefined);
+  const field = (name: string) => {
+    const value = query[name];
+    return typeof value === 'string' ? value.slice(0, 255) : undefined;
+  };
   return { person: field('person'), kind: field('kind'), from: field('from'), to: field('to') };
 }
 

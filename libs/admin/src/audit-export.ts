@@ -5,6 +5,9 @@ import type { TrailEntry } from './audit-trail';
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** What an export's field holds. */
+type FieldValue = string | number | Record<string, unknown> | null | undefined;
+
 /** The exports' columns, in order: the CSV's header, and the keys of each JSON line. */
 export const EXPORT_FIELDS = ['id', 'at', 'source', 'kind', 'person', 'push_id', 'push_token_start', 'administrator', 'ip', 'user_agent', 'referrer', 'detail'] as const satisfies readonly (keyof TrailEntry)[];
 
@@ -13,7 +16,7 @@ export const EXPORT_FIELDS = ['id', 'at', 'source', 'kind', 'person', 'push_id',
  * take for a formula (= + - @, a tab or carriage return first) gets a leading apostrophe, so an
  * attacker's User-Agent cannot run in the administrator's spreadsheet.
  */
-export function csvField(value: unknown): string {
+export function csvField(value: FieldValue): string {
   if (value === null || value === undefined) return '';
   let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;

@@ -58,7 +58,7 @@ export function toInstanceLogEntry(row: Record<string, unknown>, push: Record<st
   return {
     id: Number(row.id),
     pushId: Number(row.push_id),
-    tokenStart: String(push?.token_start ?? ''),
+    tokenStart: (push?.token_start as string | undefined) ?? '',
     ownerId: push === undefined || push.user_id === null ? null : Number(push.user_id),
     kind: row.kind as AuditKind,
     ip: row.ip as string,
