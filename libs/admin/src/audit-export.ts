@@ -1,5 +1,4 @@
 import type { Response } from 'express';
-import { once } from 'node:events';
 import type { TrailEntry } from './audit-trail';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -27,6 +26,23 @@ export const csvLine = (entry: TrailEntry): string => `${EXPORT_FIELDS.map((fiel
 export const jsonLine = (entry: TrailEntry): string => `${JSON.stringify(Object.fromEntries(EXPORT_FIELDS.map((field) => [field, entry[field]])))}\n`;
 
 /**
+ * Until the socket takes more (or the client went away). Both listeners go once either fires:
+ * a race of events.once() would leave the loser's listener behind on every wait, which over a
+ * million entries is a leak.
+ */
+function drained(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
+/**
  * Streams an export: each page of the log is written as it is read, waiting for the client
  * whenever the socket's buffer is full, so memory stays flat whatever the log's size.
  */
@@ -40,7 +56,7 @@ export async function streamExport(response: Response, format: ExportFormat, pag
   try {
     for await (const entries of pages) {
       if (response.destroyed) return;
-      if (!response.write(entries.map(line).join(''))) await Promise.race([once(response, 'drain'), once(response, 'close')]);
+      if (!response.write(entries.map(line).join(''))) await drained(response);
     }
   } catch (error) {
     // Headers are sent: a failure half-way can only cut the download short, never pass for its end.
