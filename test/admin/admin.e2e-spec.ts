@@ -307,6 +307,8 @@ describe('administration', () => {
     expect(again.status).toBe(304);
     const [{ saved_by }] = await app.query<{ saved_by: string }>('SELECT saved_by FROM custom_stylesheets ORDER BY id DESC LIMIT 1');
     expect(saved_by).toBe(adminEmail);
+    const [logged] = await app.query<{ kind: string; email: string; detail: string }>("SELECT kind, email, detail FROM security_events WHERE kind = 'custom_css_saved'");
+    expect({ ...logged, detail: JSON.parse(logged.detail) }).toEqual({ kind: 'custom_css_saved', email: adminEmail, detail: { by: 'admin', admin: adminEmail, characters: css.length } });
     for (const path of ['/', '/users/token', '/admin', '/admin/users', '/p/unknown-token']) {
       const page = await admin.get(path);
       expect(page.html).toContain('<link rel="stylesheet" href="/custom.css">');

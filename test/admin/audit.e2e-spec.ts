@@ -135,20 +135,24 @@ describe('administration: the audit log', () => {
     expect([csvAnswer.status, csvAnswer.headers.get('content-type'), csvAnswer.headers.get('content-disposition')]).toEqual([200, 'text/csv; charset=utf-8', expect.stringMatching(/^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/)]);
     const [header, ...rows] = parseCsv(await csvAnswer.text());
     expect(header).toEqual(FIELDS);
-    expect(rows.map((row) => row[0])).toEqual(ids);
+    // An export is itself an administrative action: logged, before it streams, in the administrator's own log, so it heads the export.
+    const [exported, ...listed] = rows;
+    expect(listed.map((row) => row[0])).toEqual(ids);
+    expect([exported[2], exported[3], exported[4], exported[7], JSON.parse(exported[11])]).toEqual(['account', 'audit_exported', adminEmail, adminEmail, { by: 'admin', admin: adminEmail, format: 'csv' }]);
 
     const jsonAnswer = await fetch(`${app.baseUrl}/admin/audit/export?format=jsonl`, { headers: { cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
     expect(jsonAnswer.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     const lines = (await jsonAnswer.text()).split('\n');
     expect(lines.pop()).toBe('');
     const entries = lines.map((line) => JSON.parse(line) as Record<string, string | number | object | null>);
-    expect(entries.map((entry) => entry.id)).toEqual(ids);
+    expect(entries.map((entry) => entry.id)).toEqual([entries[0].id, exported[0], ...ids]);
+    expect(entries[0]).toMatchObject({ kind: 'audit_exported', detail: { by: 'admin', admin: adminEmail, format: 'jsonl' } });
     for (const entry of entries) expect(Object.keys(entry)).toEqual(FIELDS);
 
     // The same entries in both, field for field (CSV: text; a formula-looking text behind an apostrophe).
     const asCsv = (value: string | number | object | null) =>
       value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : typeof value === 'string' && /^[=+\-@]/.test(value) ? `'${value}` : String(value);
-    expect(rows).toEqual(entries.map((entry) => FIELDS.map((field) => asCsv(entry[field]))));
+    expect(rows).toEqual(entries.slice(1).map((entry) => FIELDS.map((field) => asCsv(entry[field]))));
 
     // The view with the hostile User-Agent, as it came, in JSON; disarmed in CSV.
     const view = entries.find((entry) => entry.kind === 'view')!;

@@ -215,6 +215,12 @@ export class AdminPages {
     return { redirect: '/admin/notifications?status=pending&done=retry', status: 303 };
   }
 
+  /** Logs an export of the audit log (its format and filters) in the administrator's own security log, before it streams. */
+  async exporting(administrator: Administrator, format: string, filter: TrailFilter): Promise<void> {
+    const given = Object.fromEntries(Object.entries(filter).filter(([, value]) => value)) as Record<string, string>;
+    await this.people.recordOwn(administrator, 'audit_exported', { format, ...given });
+  }
+
   /** GET /admin/custom_css: the stylesheet every page links, to edit. */
   async customCss(done?: unknown, refused?: { css: string; error: string }): Promise<PageResult> {
     return {
@@ -236,6 +242,7 @@ export class AdminPages {
     const given = typeof css === 'string' ? css : '';
     try {
       await this.stylesheets.save(given, administrator.user.email);
+      await this.people.recordOwn(administrator, 'custom_css_saved', { characters: given.length });
     } catch (error) {
       if (!(error instanceof ValidationFailedError)) throw error;
       return this.customCss(undefined, { css: given.slice(0, CUSTOM_CSS_MAX), error: error.message });

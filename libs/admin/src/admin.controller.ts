@@ -74,10 +74,11 @@ export class AdminController {
 
   /** The log under the page's filters, streamed as CSV or JSON lines (see docs/administration.md for the fields). */
   @Get('audit/export')
-  async export(@Query() query: Record<string, unknown>, @Res() response: Response): Promise<void> {
+  async export(@Admin() admin: Administrator, @Query() query: Record<string, unknown>, @Res() response: Response): Promise<void> {
     const format = exportFormat(query.format);
     const filter = trailFilter(query);
     const pages = await this.trail.walk(filter);
+    await this.pages.exporting(admin, format, filter);
     await streamExport(response, format, pages, new Date().toISOString().slice(0, 10));
   }
 

@@ -3,7 +3,7 @@ import { Clock, ForbiddenError, NotFoundError } from '@app/common';
 import type { AuthenticatedUser } from './authenticated-user';
 import type { ClientSeen } from './lockout';
 import { RecoveryService } from './recovery.service';
-import { SecurityLog, type SecurityEventKind } from './security-log';
+import { type SecurityEventDetail, SecurityLog, type SecurityEventKind } from './security-log';
 import { TwoFactorService } from './two-factor/two-factor.service';
 import type { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
@@ -136,6 +136,11 @@ export class PeopleAdministration {
         break;
     }
     return person;
+  }
+
+  /** An administrative action on the instance rather than on a person (an export, the custom CSS): in the administrator's own log. */
+  recordOwn(by: Administrator, kind: 'audit_exported' | 'custom_css_saved', detail: SecurityEventDetail = {}): Promise<void> {
+    return this.log.record({ userId: by.user.id, email: by.user.email, kind, client: by.client, detail: { by: 'admin', admin: by.user.email, ...detail } });
   }
 
   private record(by: Administrator, person: PersonSummary, kind: SecurityEventKind): Promise<void> {

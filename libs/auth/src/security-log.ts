@@ -28,6 +28,8 @@ export const SECURITY_EVENT_KINDS = [
   'admin_revoked',
   'account_disabled',
   'account_enabled',
+  'audit_exported',
+  'custom_css_saved',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
