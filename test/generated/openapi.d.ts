@@ -712,11 +712,11 @@ export interface components {
     schemas: {
         AuditEntryResponse: {
             /**
-             * @description creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).
+             * @description creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); admin_view (an administrator retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).
              * @example view
              * @enum {string}
              */
-            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download" | "creation_email_send";
+            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download" | "creation_email_send" | "admin_view";
             /**
              * @description The client's address (from X-Forwarded-For only behind a trusted proxy).
              * @example 203.0.113.9

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AdminModule } from '@app/admin';
 import { ApiV1Module } from '@app/api-v1';
 import { AuditModule } from '@app/audit';
 import { ApiAuthModule } from '@app/auth';
@@ -40,6 +41,7 @@ export class AppModule {
         // Off, v1 has no handler at all (its policy answers 404 on its paths: see apiV1Policies).
         ...(settings.apiV1Enabled ? [ApiV1Module] : []),
         PagesModule,
+        AdminModule,
         VersionModule,
         HealthModule,
         MetricsEndpointModule.forRoot(settings),

@@ -1,7 +1,7 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { epochMillis } from '@app/database';
 
-export const AUDIT_KINDS = ['creation', 'view', 'failed_view', 'expire', 'failed_passphrase', 'owner_view', 'file_download', 'creation_email_send'] as const;
+export const AUDIT_KINDS = ['creation', 'view', 'failed_view', 'expire', 'failed_passphrase', 'owner_view', 'file_download', 'creation_email_send', 'admin_view'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 @Entity({ name: 'audit_entries' })
@@ -26,7 +26,7 @@ export class AuditEntryEntity {
   @Column({ type: 'varchar', length: 255 })
   referrer!: string;
 
-  /** What a `creation_email_send` entry shows of its mail (`notify_by_email`), as JSON; null for other kinds. */
+  /** What a `creation_email_send` entry shows of its mail (`notify_by_email`), or which administrator an `expire` or `admin_view` was (`{"admin": email}`), as JSON; else null. */
   @Column({ type: 'text', nullable: true })
   details!: string | null;
 

@@ -32,7 +32,7 @@ export class AuditEntryResponse {
     type: String,
     enum: AUDIT_KINDS,
     description:
-      'creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).',
+      'creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); admin_view (an administrator retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).',
     example: 'view',
   })
   kind!: AuditKind;
@@ -78,6 +78,6 @@ export function mapAuditEntry(entry: AuditEntryEntity): AuditEntryResponse {
     referrer: entry.referrer,
     created_at: new Date(entry.createdAt).toISOString(),
     updated_at: new Date(entry.updatedAt).toISOString(),
-    ...(entry.details === null ? {} : { notify_by_email: JSON.parse(entry.details) as NotifyByEmail }),
+    ...(entry.details === null || entry.kind !== 'creation_email_send' ? {} : { notify_by_email: JSON.parse(entry.details) as NotifyByEmail }),
   };
 }

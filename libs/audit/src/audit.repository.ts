@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InsertedId, Sql, Statement } from '@app/database';
 import { AuditEntryEntity, AuditKind } from './audit-entry.entity';
+import { type InstanceLogEntry, type InstanceLogQuery, instanceLogStatement, PUSHES_OF_ENTRIES, toInstanceLogEntry } from './instance-log';
 
 export interface NewAuditEntry {
   /** The push; or the id of the push the same batch inserts first. */
@@ -49,6 +50,21 @@ export class AuditRepository {
 
   async updateDetails(id: number, details: string, at: number): Promise<void> {
     await this.sql.write(UPDATE_DETAILS, [details, at, id]);
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.sql.rows<{ n: unknown }>('SELECT COUNT(*) AS n FROM audit_entries', []);
+    return Number(row.n);
+  }
+
+  /** A page of the whole instance's log, newest first (see instanceLogStatement). */
+  async instancePage(query: InstanceLogQuery): Promise<InstanceLogEntry[]> {
+    const { sql, parameters } = instanceLogStatement(query);
+    const rows = await this.sql.rows<Record<string, unknown>>(sql, parameters);
+    const ids = [...new Set(rows.map((row) => Number(row.push_id)))];
+    const pushes = ids.length === 0 ? [] : await this.sql.rows<Record<string, unknown>>(PUSHES_OF_ENTRIES(ids.length), ids);
+    const byId = new Map(pushes.map((push) => [Number(push.id), push]));
+    return rows.map((row) => toInstanceLogEntry(row, byId.get(Number(row.push_id))));
   }
 
   /** A page of a push's entries, oldest first (insertion order); plain SQL as the owner's list pages. */

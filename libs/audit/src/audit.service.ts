@@ -4,6 +4,13 @@ import { InsertedId, Statement } from '@app/database';
 import { AuditKind } from './audit-entry.entity';
 import { AuditLogResponse, mapAuditEntry, NotifyByEmail } from './audit-log.dto';
 import { AuditRepository } from './audit.repository';
+import { AuditStdout } from './audit-stdout';
+import type { InstanceLogEntry, InstanceLogQuery } from './instance-log';
+
+/** Which administrator did it (an `expire` or `admin_view` entry): the actor of an administrative action. */
+export interface AdministratorMark {
+  admin: string;
+}
 
 /** Records what happened to a push and who did it, and reads the log back. */
 @Injectable()
@@ -11,20 +18,49 @@ export class AuditService {
   constructor(
     private readonly repository: AuditRepository,
     private readonly clock: Clock,
+    private readonly stdout: AuditStdout,
   ) {}
 
   /**
    * The statement recording an entry, for the batch of the change it records (Sql.run); `pushId`
    * may be the id of a push the same batch inserts. It adds 1 to the batch's AUDIT_ENTRIES.
    */
-  entry(pushId: number | InsertedId, kind: AuditKind, client: ClientInfo, notifyByEmail?: NotifyByEmail): Statement {
-    const details = notifyByEmail && JSON.stringify(notifyByEmail);
-    return this.repository.append({ pushId, kind, ip: client.ip, userAgent: client.userAgent, referrer: client.referrer, at: this.clock.now(), details });
+  entry(pushId: number | InsertedId, kind: AuditKind, client: ClientInfo, details?: NotifyByEmail | AdministratorMark): Statement {
+    const at = this.clock.now();
+    const statement = this.repository.append({ pushId, kind, ip: client.ip, userAgent: client.userAgent, referrer: client.referrer, at, details: details && JSON.stringify(details) });
+    if (!this.stdout.enabled) return statement;
+    const administrator = details && 'admin' in details ? details.admin : null;
+    return {
+      ...statement,
+      written: (batch) =>
+        this.stdout.write({
+          source: 'push',
+          kind,
+          at: new Date(at).toISOString(),
+          push_id: typeof pushId === 'number' ? pushId : batch.idOf(pushId),
+          user_id: null,
+          email: null,
+          administrator,
+          ip: client.ip,
+          user_agent: client.userAgent,
+          referrer: client.referrer,
+          detail: details && administrator === null ? { ...details } : null,
+        }),
+    };
   }
 
   /** A link mail's progress, as its `creation_email_send` entry reports it. */
   reportEmailSend(entryId: number, notifyByEmail: NotifyByEmail): Promise<void> {
     return this.repository.updateDetails(entryId, JSON.stringify(notifyByEmail), this.clock.now());
+  }
+
+  /** A page of every push's entries, newest first, for the administration (keyset: `before` is the previous page's last id). */
+  instancePage(query: InstanceLogQuery): Promise<InstanceLogEntry[]> {
+    return this.repository.instancePage(query);
+  }
+
+  count(): Promise<number> {
+    return this.repository.count();
   }
 
   async page(pushId: number, page: number): Promise<AuditLogResponse> {

@@ -4,3 +4,6 @@ export * from './audit.service';
 export { AUDIT_ENTRIES } from './audit.repository';
 export { AuditEntryResponse, AuditLogResponse, type EmailSendStatus, NotifyByEmail } from './audit-log.dto';
 export { AuditEntryEntity, AUDIT_KINDS, type AuditKind } from './audit-entry.entity';
+export { instanceLogStatement, type InstanceLogEntry, type InstanceLogQuery } from './instance-log';
+export type { AdministratorMark } from './audit.service';
+export { AuditStdout, type AuditLine } from './audit-stdout';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@app/audit';
 import { EventsModule } from '@app/events';
 import { ApiAuthGuard } from './api-auth.guard';
 import { AccountMails } from './account-mails';
@@ -9,6 +10,7 @@ import { AccountTokenEntity } from './account-token.entity';
 import { AccountsRepository } from './accounts.repository';
 import { FirstRunService } from './first-run.service';
 import { Lockout } from './lockout';
+import { PeopleAdministration } from './people-administration';
 import { ProfileService } from './profile.service';
 import { RecoveryService } from './recovery.service';
 import { SignUpService } from './sign-up.service';
@@ -31,7 +33,7 @@ import { UsersService } from './users.service';
 import { WebhookOwners } from './webhook-owners';
 
 @Module({
-  imports: [PassportModule, EventsModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity, RecoveryCodeEntity, TwoFactorChallengeEntity])],
+  imports: [PassportModule, EventsModule, AuditModule, TypeOrmModule.forFeature([UserEntity, ApiTokenEntity, SessionEntity, SecurityEventEntity, AccountTokenEntity, FirstRunCodeEntity, RecoveryCodeEntity, TwoFactorChallengeEntity])],
   providers: [
     UsersRepository,
     AccountsRepository,
@@ -48,11 +50,12 @@ import { WebhookOwners } from './webhook-owners';
     FirstRunService,
     RecoveryService,
     ProfileService,
+    PeopleAdministration,
     BearerStrategy,
     HeaderPairStrategy,
     WebhookOwners,
   ],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, WebhookOwners],
+  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, PeopleAdministration, WebhookOwners],
 })
 export class AuthModule {}
 

@@ -30,6 +30,7 @@ export { SignUpService, type SignUpInput, type SignUpOutcome } from './sign-up.s
 export { FirstRunService, type FirstRunInput } from './first-run.service';
 export { RecoveryService, type PasswordReset } from './recovery.service';
 export { ProfileService, type Profile } from './profile.service';
+export { PeopleAdministration, PEOPLE_PAGE_SIZE, PERSON_ACTIONS, type Administrator, type PeoplePage, type PersonAction, type PersonSummary } from './people-administration';
 export { AccountFormError, type AccountField, type AccountFieldError } from './account-rules';
 export { LOCKOUT, type ClientSeen } from './lockout';
 export { LINK_LIFETIMES_MS } from './account-mails';
@@ -52,6 +53,8 @@ export {
   type SecurityEventKind,
   type SecurityEventPage,
   type SecurityLogQuery,
+  type InstanceSecurityQuery,
+  securityLogStatement,
 } from './security-log';
 export { SecurityEventEntity } from './security-event.entity';
 export { OidcModule } from './oidc/oidc.module';

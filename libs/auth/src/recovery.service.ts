@@ -8,7 +8,7 @@ import { AccountsRepository } from './accounts.repository';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
 import { type ClientSeen, LOCKOUT } from './lockout';
 import { SecondStep } from './second-step';
-import { SecurityLog } from './security-log';
+import { type SecurityEventDetail, SecurityLog } from './security-log';
 import type { UserEntity } from './user.entity';
 import { emailAddress, hashToken, UsersService } from './users.service';
 
@@ -45,12 +45,12 @@ export class RecoveryService {
   }
 
   /** Mails a reset link to the account of this address, if there is one (and it is not disabled). */
-  async requestReset(given: string, client: ClientSeen): Promise<void> {
+  async requestReset(given: string, client: ClientSeen, detail?: SecurityEventDetail): Promise<void> {
     const user = await this.mailable(given, 'reset');
     if (!user) return;
     await this.repository.transaction(async (manager) => {
       await this.mails.sendLink(manager, user, 'reset', user.email);
-      await this.log.record({ userId: user.id, email: user.email, kind: 'password_reset_requested', client }, manager);
+      await this.log.record({ userId: user.id, email: user.email, kind: 'password_reset_requested', client, detail }, manager);
     });
   }
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, LessThan, Repository } from 'typeorm';
 import { Clock } from '@app/common';
-import type { Statement } from '@app/database';
+import { AuditStdout } from '@app/audit';
+import { Sql, type Statement } from '@app/database';
 import { SecurityEventEntity } from './security-event.entity';
 
 /** What goes into a person's security log. */
@@ -25,6 +26,10 @@ export const SECURITY_EVENT_KINDS = [
   'recovery_codes_generated',
   'admin_granted',
   'admin_revoked',
+  'account_disabled',
+  'account_enabled',
+  'audit_exported',
+  'custom_css_saved',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
@@ -68,6 +73,39 @@ export interface SecurityLogQuery {
   kinds?: SecurityEventKind[];
 }
 
+/** What the administration asks of everyone's security log: a keyset page, newest first, filtered. */
+export interface InstanceSecurityQuery {
+  before?: number;
+  limit: number;
+  kinds?: SecurityEventKind[];
+  userId?: number;
+  /** At or after this instant (ms). */
+  from?: number;
+  /** Before this instant (ms). */
+  to?: number;
+}
+
+/**
+ * The statement of a page of everyone's security log: by the primary key (or the (user_id, id)
+ * index for one person), newest first, so page N reads as few rows as page 1. Exported for the
+ * query-plan test.
+ */
+export function securityLogStatement(query: InstanceSecurityQuery): { sql: string; parameters: unknown[] } {
+  const where: string[] = [];
+  const parameters: unknown[] = [];
+  const add = (condition: string, ...values: unknown[]) => {
+    where.push(condition);
+    parameters.push(...values);
+  };
+  if (query.userId !== undefined) add('user_id = ?', query.userId);
+  if (query.before !== undefined) add('id < ?', query.before);
+  if (query.kinds?.length) add(`kind IN (${query.kinds.map(() => '?').join(', ')})`, ...query.kinds);
+  if (query.from !== undefined) add('created_at >= ?', query.from);
+  if (query.to !== undefined) add('created_at < ?', query.to);
+  const sql = `SELECT id, user_id, email, kind, ip, user_agent, detail, created_at FROM security_events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+  return { sql, parameters: [...parameters, query.limit] };
+}
+
 const INSERT = 'INSERT INTO security_events (user_id, email, kind, ip, user_agent, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
@@ -83,17 +121,40 @@ export class SecurityLog {
   constructor(
     @InjectRepository(SecurityEventEntity) private readonly events: Repository<SecurityEventEntity>,
     private readonly clock: Clock,
+    private readonly sql: Sql,
+    private readonly stdout: AuditStdout,
   ) {}
+
+  /** A page of everyone's entries for the administration, newest first, filtered (see securityLogStatement). */
+  async instancePage(query: InstanceSecurityQuery): Promise<SecurityEvent[]> {
+    const { sql, parameters } = securityLogStatement(query);
+    const rows = await this.sql.rows<Record<string, unknown>>(sql, parameters);
+    return rows.map((row) =>
+      toSecurityEvent({
+        id: Number(row.id),
+        userId: row.user_id === null ? null : Number(row.user_id),
+        email: row.email as string,
+        kind: row.kind as string,
+        ip: (row.ip as string | null) ?? null,
+        userAgent: (row.user_agent as string | null) ?? null,
+        detail: (row.detail as string | null) ?? null,
+        createdAt: Number(row.created_at),
+      }),
+    );
+  }
 
   /** Records the event, inside `manager`'s transaction when given. */
   async record(event: SecurityEventInput, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.events.manager).insert(SecurityEventEntity, this.row(event));
+    const row = this.row(event);
+    await (manager ?? this.events.manager).insert(SecurityEventEntity, row);
+    // Within a transaction, the line follows the insert, not the commit (which a later statement could still undo).
+    this.toStdout(row);
   }
 
   /** The statement that records the event, for a transaction built of statements (Sql.writeIf). */
   statement(event: SecurityEventInput): Statement {
     const row = this.row(event);
-    return { sql: INSERT, parameters: [row.userId, row.email, row.kind, row.ip, row.userAgent, row.detail, row.createdAt], atomic: true };
+    return { sql: INSERT, parameters: [row.userId, row.email, row.kind, row.ip, row.userAgent, row.detail, row.createdAt], atomic: true, written: () => this.toStdout(row) };
   }
 
   /** One person's entries, newest first. */
@@ -119,6 +180,25 @@ export class SecurityLog {
     });
     const events = rows.slice(0, limit).map(toSecurityEvent);
     return rows.length > limit ? { events, next: events[events.length - 1].id } : { events };
+  }
+
+  /** PWP__AUDIT__STDOUT's line of an event (see AuditStdout). */
+  private toStdout(row: Omit<SecurityEventEntity, 'id'>): void {
+    if (!this.stdout.enabled) return;
+    const detail = row.detail === null ? null : (JSON.parse(row.detail) as SecurityEventDetail);
+    this.stdout.write({
+      source: 'account',
+      kind: row.kind,
+      at: new Date(row.createdAt).toISOString(),
+      push_id: null,
+      user_id: row.userId,
+      email: row.email,
+      administrator: detail?.by === 'admin' && typeof detail.admin === 'string' ? detail.admin : null,
+      ip: row.ip,
+      user_agent: row.userAgent,
+      referrer: null,
+      detail,
+    });
   }
 
   private row(event: SecurityEventInput): Omit<SecurityEventEntity, 'id'> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
+import { type EntityManager, In, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { Sql } from '@app/database';
 import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
@@ -8,7 +8,7 @@ import { UserEntity } from './user.entity';
 
 /** A token works while it has not expired and its user is not disabled: one indexed look-up decides both. */
 const SELECT_USER_BY_TOKEN_HASH =
-  'SELECT u.id, u.email, u.has_webhooks FROM users u JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND (t.expires_at IS NULL OR t.expires_at > ?) AND u.disabled_at IS NULL';
+  'SELECT u.id, u.email, u.has_webhooks, u.admin FROM users u JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = ? AND (t.expires_at IS NULL OR t.expires_at > ?) AND u.disabled_at IS NULL';
 
 /** A user to insert: what every new account states; the rest starts empty. */
 export type NewUser = Pick<UserEntity, 'email' | 'passwordHash' | 'hasWebhooks' | 'createdAt' | 'updatedAt'> &
@@ -84,6 +84,26 @@ export class UsersRepository {
     return this.users.find({ order: { id: 'ASC' } });
   }
 
+  countUsers(): Promise<number> {
+    return this.users.count();
+  }
+
+  /** A page of people in the order they came, those whose address contains `search` (any case) when given. */
+  findPage(search: string | undefined, offset: number, limit: number): Promise<UserEntity[]> {
+    const query = this.users.createQueryBuilder('u').orderBy('u.id', 'ASC').offset(offset).limit(limit);
+    // Addresses are stored lower-cased (ASCII); % and _ typed by the administrator match themselves.
+    if (search) query.where("u.email LIKE :pattern ESCAPE '!'", { pattern: `%${search.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%` });
+    return query.getMany();
+  }
+
+  findByIds(ids: number[]): Promise<UserEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.users.findBy({ id: In(ids) });
+  }
+
+  findById(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
   async deleteUser(id: number, manager: EntityManager = this.users.manager): Promise<void> {
     await manager.delete(UserEntity, { id });
   }
@@ -142,9 +162,10 @@ export class UsersRepository {
   }
 
   /** The owner of a token hash, if the token works at `now`; plain SQL (see Sql), as every request with a token runs it. */
-  async findUserByTokenHash(tokenHash: string, now: number): Promise<Pick<UserEntity, 'id' | 'email' | 'hasWebhooks'> | null> {
-    const [row] = await this.sql.rows<{ id: unknown; email: string; has_webhooks: unknown }>(SELECT_USER_BY_TOKEN_HASH, [tokenHash, now]);
-    return row ? { id: Number(row.id), email: row.email, hasWebhooks: Number(row.has_webhooks) === 1 } : null;
+  async findUserByTokenHash(tokenHash: string, now: number): Promise<Pick<UserEntity, 'id' | 'email' | 'hasWebhooks' | 'admin'> | null> {
+    const [row] = await this.sql.rows<{ id: unknown; email: string; has_webhooks: unknown; admin: unknown }>(SELECT_USER_BY_TOKEN_HASH, [tokenHash, now]);
+    // SQLite and MySQL answer 1 or 0, PostgreSQL a boolean.
+    return row ? { id: Number(row.id), email: row.email, hasWebhooks: Number(row.has_webhooks) === 1, admin: Boolean(Number(row.admin)) } : null;
   }
 
   /** Starts a session, dropping the user's lapsed ones (so they never pile up). */

@@ -68,6 +68,8 @@ export interface Settings {
   forceSsl: boolean;
   passphraseAttemptsPerMinute: number;
   auditMaxEntriesPerPush: number;
+  /** PWP__AUDIT__STDOUT: each audit entry and security event also as a JSON line on standard output. */
+  auditStdout: boolean;
   expirySweep: { enabled: boolean; intervalSeconds: number; batchSize: number };
   /** Expired pushes older than this many milliseconds are deleted; undefined keeps them. */
   purgeAfterMs?: number;
@@ -129,6 +131,7 @@ export function loadSettings(env: Env): Settings {
     forceSsl: read(PROXY.settings.forceSsl),
     passphraseAttemptsPerMinute: 5,
     auditMaxEntriesPerPush: read(AUDIT.settings.maxEntriesPerPush),
+    auditStdout: read(AUDIT.settings.stdout),
     expirySweep: {
       enabled: read(EXPIRY.settings.enabled),
       intervalSeconds: read(EXPIRY.settings.intervalSeconds),

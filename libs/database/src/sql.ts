@@ -60,7 +60,10 @@ export class Sql {
     if (engineOf(this.dataSource) === 'sqlite') results = this.sqliteTransaction(batch, statements);
     else if (!statements.slice(1).some((statement) => statement.atomic || statement.guard)) results = await this.writeInTurn(batch, statements);
     else results = await this.transaction(batch, statements);
-    return results && new WrittenBatch(results);
+    if (!results) return null;
+    const written = new WrittenBatch(results);
+    for (const statement of statements) statement.written?.(written);
+    return written;
   }
 
   /** `guard`, then `then`, as one batch of plain statements (see run). */

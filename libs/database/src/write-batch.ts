@@ -18,6 +18,8 @@ export interface Statement {
   guard?: boolean;
   /** What the statement adds to the batch's totals, by name (one audit entry, a mail's recipients). */
   adds?: Readonly<Record<string, number>>;
+  /** Called once the batch it belongs to is written (committed), with what it wrote; never when the batch was undone. */
+  written?: (batch: WrittenBatch) => void;
 }
 
 /** The id a step of a batch inserts, for the steps after it: a name for it, not its position. */

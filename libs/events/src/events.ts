@@ -2,8 +2,8 @@
 export const PUSH_EVENT_TYPES = ['push.created', 'push.viewed', 'push.expired', 'push.passphrase_failed', 'push.file_downloaded'] as const;
 export type PushEventType = (typeof PUSH_EVENT_TYPES)[number];
 
-/** Why a push expired: its views were used up, its days elapsed, or its owner or a viewer deleted it. */
-export type ExpiryReason = 'views' | 'days' | 'owner' | 'viewer';
+/** Why a push expired: its views were used up, its days elapsed, or its owner, a viewer or an administrator expired it. */
+export type ExpiryReason = 'views' | 'days' | 'owner' | 'viewer' | 'admin';
 
 /** What an event tells of its push: never the payload, passphrase, note or file names. */
 export interface PushEventData {

@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** Prometheus text format 0.0.4, what prom-client's registry produces. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-export type RetrievalOutcome = 'viewed' | 'owner_view' | 'expired' | 'passphrase_failed' | 'rate_limited' | 'not_found';
+export type RetrievalOutcome = 'viewed' | 'owner_view' | 'admin_view' | 'expired' | 'passphrase_failed' | 'rate_limited' | 'not_found';
 export type ExpiryReason = 'views' | 'days' | 'deleted' | 'sweep' | 'user_deleted';
 
 export type FileDirection = 'upload' | 'download';
@@ -22,7 +22,7 @@ export type DependencyStates = Record<string, boolean>;
 
 const PUSH_KINDS = ['text', 'file', 'url', 'qr'];
 const FILE_DIRECTIONS: FileDirection[] = ['upload', 'download'];
-const RETRIEVAL_OUTCOMES: RetrievalOutcome[] = ['viewed', 'owner_view', 'expired', 'passphrase_failed', 'rate_limited', 'not_found'];
+const RETRIEVAL_OUTCOMES: RetrievalOutcome[] = ['viewed', 'owner_view', 'admin_view', 'expired', 'passphrase_failed', 'rate_limited', 'not_found'];
 const EXPIRY_REASONS: ExpiryReason[] = ['views', 'days', 'deleted', 'sweep', 'user_deleted'];
 const NOTIFICATION_CHANNELS: NotificationChannel[] = ['webhook', 'owner_email', 'link_email', 'account_email'];
 const NOTIFICATION_OUTCOMES: NotificationOutcome[] = ['sent', 'retried', 'failed'];

@@ -8,6 +8,7 @@
 export { NotificationsModule, NotificationWorkerModule } from './notifications.module';
 export { NotificationWorker, type WorkerRound } from './deliveries/notification-worker';
 export { DeliveryEntity } from './deliveries/delivery.entity';
+export { DeliveryRecords, DELIVERY_VIEWS, DELIVERY_PAGE_SIZE, type DeliveryRecord, type DeliveryView } from './deliveries/delivery-records';
 export { WebhookEntity } from './webhooks/webhook.entity';
 export { Mailer, MailDeliveryError, type MailReceipt, type OutgoingMail } from './email/mailer';
 export { renderEmail, type RenderedEmail } from './email/email-templates';

@@ -8,6 +8,7 @@ import { I18nModule } from '@app/i18n';
 import { MetricsModule } from '@app/metrics';
 import { Channels } from './deliveries/channels';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
+import { DeliveryRecords } from './deliveries/delivery-records';
 import { DeliveryEntity } from './deliveries/delivery.entity';
 import { EndpointHealth } from './deliveries/endpoint-health';
 import { NotificationWorker } from './deliveries/notification-worker';
@@ -32,8 +33,9 @@ import { WebhooksService } from './webhooks/webhooks.service';
     Channels,
     EndpointHealth,
     NotificationWorker,
+    DeliveryRecords,
   ],
-  exports: [NotificationWorker],
+  exports: [NotificationWorker, DeliveryRecords],
 })
 export class NotificationsModule {}
 

@@ -6,3 +6,10 @@
  * the two cannot disagree; sessions and CSRF live in PageSession.
  */
 export * from './pages.module';
+// For the administration's pages (libs/admin): the same responder, session, CSRF, failures and words.
+export { PageResponder, type PageResult } from './page-responder';
+export { PageSession, formField } from './page-session';
+export { PageExceptionFilter, GONE, message } from './page-exception.filter';
+export { dateText, text } from './page-text';
+export type { AdminView } from './page-renderer';
+export { TWO_FACTOR_SETUP_PATH } from './two-factor-pages';

@@ -30,7 +30,11 @@ export type View =
   | 'two-factor'
   | 'two-factor-codes'
   | 'two-factor-verify'
-  | 'two-factor-sign-in';
+  | 'two-factor-sign-in'
+  | `admin/${AdminView}`;
+
+/** The administration's views (libs/admin renders them), in views/admin/. */
+export type AdminView = 'home' | 'users' | 'pushes' | 'audit' | 'notifications' | 'custom-css';
 
 /** An entry of the footer's language menu: a link to this page in that language. */
 export interface LanguageLink {
@@ -77,9 +81,11 @@ export class PageRenderer {
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     const partials = join(PAGES_ROOT, 'views', 'partials');
     for (const file of hbsFiles(partials)) this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
-    const dir = join(PAGES_ROOT, 'views');
-    for (const file of hbsFiles(dir)) {
-      this.views.set(basename(file, '.hbs'), this.handlebars.compile(readFileSync(join(dir, file), 'utf8'), { strict: false }));
+    for (const folder of ['', 'admin']) {
+      const dir = join(PAGES_ROOT, 'views', folder);
+      for (const file of hbsFiles(dir)) {
+        this.views.set(join(folder, basename(file, '.hbs')), this.handlebars.compile(readFileSync(join(dir, file), 'utf8'), { strict: false }));
+      }
     }
     this.layout = this.views.get('layout')!;
   }

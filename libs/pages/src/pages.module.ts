@@ -65,6 +65,8 @@ import { TwoFactorPagesController } from './two-factor-pages.controller';
     FirstRunAnnouncer,
     TwoFactorPages,
   ],
+  // For the administration's pages (libs/admin), rendered and guarded as these are.
+  exports: [PageResponder, PageSession, PageExceptionFilter, AuthModule, PushesModule],
 })
 export class PagesModule implements NestModule {
   constructor(@InjectSettings() private readonly settings: Settings) {}
@@ -82,6 +84,8 @@ export class PagesModule implements NestModule {
         { path: 'first_run', method: RequestMethod.ALL },
         { path: 'user/*path', method: RequestMethod.ALL },
         { path: 'user/two_factor', method: RequestMethod.ALL },
+        { path: 'admin', method: RequestMethod.ALL },
+        { path: 'admin/*path', method: RequestMethod.ALL },
       );
     // The owner-facing pages only: never a recipient's page (/p/:url_token) nor the API.
     consumer

@@ -6,6 +6,8 @@
 export * from './pushes.module';
 export { PushesService } from './pushes.service';
 export { PushExpiry } from './push-expiry';
+export { PushDirectory, DIRECTORY_PAGE_SIZE, type PushDirectoryPage } from './push-directory';
+export type { PushMetadata } from './pushes.repository';
 export { PushEntity } from './push.entity';
 export { ExpirySweepService } from './expiry-sweep.service';
 export { ExpirySweepModule } from './expiry-sweep.module';

@@ -82,6 +82,20 @@ export class PushExpiry {
     }
   }
 
+  /**
+   * Expires a push at an administrator's request (the administration's "Expire"): audited as
+   * `expire` with the administrator's address and client; false when it already was expired.
+   */
+  async expireByAdministrator(push: StoredPush, administrator: string, client: ClientInfo): Promise<boolean> {
+    const now = this.clock.now();
+    const events = this.events.of({ ...push, expired: true }, 'push.expired', now, 'admin');
+    const entry = this.audit.entry(push.id, 'expire', client, { admin: administrator });
+    if (!(await this.repository.expire(push.id, now, true, (batch) => batch.addAll([entry, ...events])))) return false;
+    await this.destroyFiles(push);
+    this.metrics.expired('deleted');
+    return true;
+  }
+
   private async destroyFiles(push: PushEntity): Promise<void> {
     if (push.kind === 'file') await this.files.destroyFor([push.id]);
   }

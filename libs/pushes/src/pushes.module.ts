@@ -10,6 +10,7 @@ import { CreatePushRoutes } from './create-push.guard';
 import { ExpirySweepService } from './expiry-sweep.service';
 import { LinkMails } from './link-mails';
 import { PushEvents } from './push-events';
+import { PushDirectory } from './push-directory';
 import { PushExpiry } from './push-expiry';
 import { noStore } from './no-store.middleware';
 import { PushEntity } from './push.entity';
@@ -20,9 +21,9 @@ import { PushesService } from './pushes.service';
 @Module({
   imports: [TypeOrmModule.forFeature([PushEntity]), DiscoveryModule, AuditModule, EventsModule, FailedAttemptsModule, FilesModule, MetricsModule],
   controllers: [PushesController],
-  providers: [PushesRepository, PushesService, PushEvents, PushExpiry, LinkMails, ExpirySweepService, CreatePushRoutes],
+  providers: [PushesRepository, PushesService, PushEvents, PushExpiry, PushDirectory, LinkMails, ExpirySweepService, CreatePushRoutes],
   // FilesModule too: CreatesPush's guard, used by API v1's controllers as well, reads uploads into FileAttachments.
-  exports: [PushesService, PushExpiry, ExpirySweepService, CreatePushRoutes, FilesModule],
+  exports: [PushesService, PushExpiry, PushDirectory, ExpirySweepService, CreatePushRoutes, FilesModule],
 })
 export class PushesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

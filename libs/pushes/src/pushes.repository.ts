@@ -55,6 +55,25 @@ const SELECT_OWNED_PAGE =
   `SELECT p.id, ${COLUMNS.map((column) => (UNLISTED.has(column) ? `NULL AS ${column}` : `p.${column}`)).join(', ')} FROM pushes p ` +
   'JOIN (SELECT id FROM pushes WHERE user_id = ? AND expired = ? ORDER BY id DESC LIMIT ? OFFSET ?) owned ON owned.id = p.id';
 
+const COUNT_PUSHES = 'SELECT COUNT(*) AS total, SUM(CASE WHEN expired = FALSE THEN 1 ELSE 0 END) AS active FROM pushes';
+/** What the administration lists of a push: no payload, passphrase, name or note, and only the token's first characters. */
+const SELECT_METADATA =
+  'SELECT id, SUBSTR(url_token, 1, 4) AS token_start, kind, user_id, view_count, expire_after_views, expired, expires_at, created_at FROM pushes';
+
+/** A push as the administration lists it. */
+export interface PushMetadata {
+  id: number;
+  /** The token's first four characters: enough to tell pushes apart, never enough to open one. */
+  tokenStart: string;
+  kind: PushEntity['kind'];
+  userId: number | null;
+  viewCount: number;
+  expireAfterViews: number;
+  expired: boolean;
+  expiresAt: number;
+  createdAt: number;
+}
+
 /** A boolean parameter: better-sqlite3 binds no booleans; MySQL and PostgreSQL read 1 and 0 as booleans. */
 const flag = (value: boolean) => (value ? 1 : 0);
 const nullableNumber = (value: unknown) => (value === null ? null : Number(value));
@@ -121,6 +140,37 @@ export class PushesRepository {
     if (!written) return null;
     const counts = { auditEntryCount: batch.total(AUDIT_ENTRIES), notifyEmailsCount: batch.total(LINK_MAIL_RECIPIENTS) };
     return { ...push, id: written.idOf(batch.guardId), viewCount: 0, expired: false, deleted: false, expiredOn: null, ...counts };
+  }
+
+  /** A push by its id (the administration names pushes by id, never by token). */
+  async findById(id: number): Promise<StoredPush | null> {
+    const [row] = await this.sql.rows<PushRow>(`${SELECT_WITH_OWNER} WHERE p.id = ?`, [id]);
+    return row ? toPush(row) : null;
+  }
+
+  /** How many pushes there are, and how many of them are active. */
+  async counts(): Promise<{ total: number; active: number }> {
+    const [row] = await this.sql.rows<{ total: unknown; active: unknown }>(COUNT_PUSHES, []);
+    return { total: Number(row.total), active: Number(row.active ?? 0) };
+  }
+
+  /** Newest first, older than `before` (keyset by id): only the columns the administration shows, never a secret, name or note. */
+  async findMetadataPage(before: number | undefined, limit: number): Promise<PushMetadata[]> {
+    const rows = await this.sql.rows<Record<string, unknown>>(
+      before === undefined ? `${SELECT_METADATA} ORDER BY id DESC LIMIT ?` : `${SELECT_METADATA} WHERE id < ? ORDER BY id DESC LIMIT ?`,
+      before === undefined ? [limit] : [before, limit],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      tokenStart: String(row.token_start),
+      kind: row.kind as PushEntity['kind'],
+      userId: nullableNumber(row.user_id),
+      viewCount: Number(row.view_count),
+      expireAfterViews: Number(row.expire_after_views),
+      expired: Number(row.expired) === 1 || row.expired === true,
+      expiresAt: Number(row.expires_at),
+      createdAt: Number(row.created_at),
+    }));
   }
 
   /** Only well-formed tokens reach the database: URL-safe base64 characters, nothing else. */

@@ -142,9 +142,12 @@ export class PushesService {
         await this.checkPassphrase(push, passphrase, client);
         passphraseChecked = true;
       }
-      if (isOwner(push, caller)) {
-        await this.repository.countAuditEntry(push.id, undefined, (batch) => batch.add(this.audit.entry(push.id, 'owner_view', client)));
-        this.metrics.retrieval('owner_view');
+      // The owner's retrievals, and an administrator's (the reference's rule), are audited but never counted.
+      const uncounted = isOwner(push, caller) ? 'owner_view' : caller?.admin ? 'admin_view' : undefined;
+      if (uncounted) {
+        const entry = this.audit.entry(push.id, uncounted, client, uncounted === 'admin_view' ? { admin: caller!.email } : undefined);
+        await this.repository.countAuditEntry(push.id, undefined, (batch) => batch.add(entry));
+        this.metrics.retrieval(uncounted);
         return mapRetrievedPush(push, this.decryptPayload(push), await this.filesOf(push), now, this.baseUrl(client));
       }
       const viewed = { ...push, viewCount: push.viewCount + 1, updatedAt: now };

@@ -155,11 +155,12 @@ export class TwoFactorService {
   }
 
   /** An administrator turns a person's two-factor off (the CLI's users:reset-2fa): for someone who lost both their app and their codes. */
-  async reset(email: string, by: 'cli' | 'admin'): Promise<{ email: string; was_on: boolean }> {
+  async reset(email: string, by: 'cli' | 'admin', administrator?: { email: string; client: TwoFactorClient }): Promise<{ email: string; was_on: boolean }> {
     const user = await this.users.find(email);
     const wasOn = await this.repository.transaction(async (manager) => {
       const on = await this.repository.clear(user.id, this.clock.now(), manager);
-      if (on) await this.log.record({ userId: user.id, email: user.email, kind: 'two_factor_disabled', detail: { by } }, manager);
+      const detail: SecurityEventDetail = administrator ? { by, admin: administrator.email } : { by };
+      if (on) await this.log.record({ userId: user.id, email: user.email, kind: 'two_factor_disabled', detail, client: administrator?.client }, manager);
       return on;
     });
     return { email: user.email, was_on: wasOn };

@@ -12,6 +12,7 @@ import { WebhookEndpointHealth1764720000000 } from './1764720000000-webhook-endp
 import { EmailQuotas1764763200000 } from './1764763200000-email-quotas';
 import { PeopleAccounts1764892800000 } from './1764892800000-people-accounts';
 import { TwoFactor1764936000000 } from './1764936000000-two-factor';
+import { CustomStylesheets1764979200000 } from './1764979200000-custom-stylesheets';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   EmailQuotas1764763200000,
   PeopleAccounts1764892800000,
   TwoFactor1764936000000,
+  CustomStylesheets1764979200000,
 ];
