@@ -13,6 +13,7 @@ import { PagesModule } from '@app/pages';
 import { ExpirySweepModule, PushesModule } from '@app/pushes';
 import { RateLimitModule } from '@app/rate-limit';
 import { RedisModule } from '@app/redis';
+import { RequestsModule } from '@app/requests';
 import { VersionModule } from '@app/version';
 import { LoggingModule } from './logging.module';
 
@@ -34,6 +35,7 @@ export class AppModule {
         AuditModule,
         PushesModule,
         ExpirySweepModule,
+        RequestsModule,
         NotificationsModule,
         NotificationWorkerModule,
         // Before the pages: its routes `/p/:url_token.json` would otherwise be taken by the page `/p/:url_token`.

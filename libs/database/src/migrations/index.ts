@@ -12,6 +12,7 @@ import { WebhookEndpointHealth1764720000000 } from './1764720000000-webhook-endp
 import { EmailQuotas1764763200000 } from './1764763200000-email-quotas';
 import { PeopleAccounts1764892800000 } from './1764892800000-people-accounts';
 import { TwoFactor1764936000000 } from './1764936000000-two-factor';
+import { SecretRequests1765065600000 } from './1765065600000-secret-requests';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   EmailQuotas1764763200000,
   PeopleAccounts1764892800000,
   TwoFactor1764936000000,
+  SecretRequests1765065600000,
 ];
