@@ -1078,7 +1078,7 @@ export interface components {
              *       "push.expired"
              *     ]
              */
-            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed")[];
             /**
              * @description A label for you.
              * @example Security team
@@ -1100,7 +1100,7 @@ export interface components {
              * @example push.viewed
              * @enum {string}
              */
-            event: "push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded";
+            event: "push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed";
             /**
              * @description The Standard Webhooks `webhook-id` it is sent with (the same on every attempt).
              * @example msg_2Nf8c1q0S5mX3ZbT9hWk
@@ -2109,7 +2109,7 @@ export interface components {
              *       "push.expired"
              *     ]
              */
-            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed")[];
             /** @example Security team */
             description: string | null;
             /**
@@ -2148,7 +2148,7 @@ export interface components {
              *       "push.expired"
              *     ]
              */
-            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed")[];
             /** @example Security team */
             description: string | null;
             /**

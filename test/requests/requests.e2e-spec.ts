@@ -1,8 +1,11 @@
+import { Webhook } from 'standardwebhooks';
+import { NotificationWorker } from '@app/notifications';
 import { RequestsSweepService } from '@app/requests';
 import { sha256 } from '../support/helpers';
 import { client, request } from '../support/http';
 import { StoredBlobs } from '../support/blob-storage';
 import { startTestApp, TestApp } from '../support/test-app';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 const MESSAGE = 'Heron-Message-4d1c8e07';
 const NOTE = 'Ibis-Note-93b2a6f1';
@@ -279,6 +282,50 @@ describe('secret requests (/api/v2/requests)', () => {
       expect(await row(url_token)).toEqual(before);
       app.clock.advance(-16 * 60 * 1000);
       expect(await auditKinds(url_token)).toEqual(kinds);
+    });
+  });
+
+  describe('webhooks', () => {
+    afterAll(() => app.close({ drop: true }));
+
+    it('tells the owner\'s endpoints of answers and closes (by owner, lazily, by the sweep), signed, each once, never a secret', async () => {
+      const receiver = await startWebhookReceiver();
+      app = await startTestApp({ PWP__WEBHOOKS__ALLOW_HTTP: 'true', PWP__WEBHOOKS__ALLOWED_HOSTS: '127.0.0.1' });
+      owner = { authorization: `Bearer ${await app.createUser('heard@example.com')}` };
+      const hook = await api().post('/api/v2/webhooks', { url: receiver.url, events: ['request.responded', 'request.closed'] }, owner);
+      expect(hook.status).toBe(201);
+      const byOwner = await create({ note: NOTE, passphrase: PASSPHRASE, name: 'Heard' });
+      const lazily = await create({ close_after_duration: 0 });
+      const bySweep = await create({ close_after_duration: 0 });
+      expect((await respond(byOwner.url_token, { request: { response: ANSWER } }, { 'x-passphrase': PASSPHRASE })).status).toBe(200);
+      expect((await api().delete(`/api/v2/requests/${byOwner.url_token}`, owner)).status).toBe(200);
+      app.clock.advance(16 * 60 * 1000);
+      expect((await api().get(`/api/v2/requests/${lazily.url_token}`, owner)).body.state).toBe('closed');
+      expect((await sweep()).closed).toBe(1);
+      expect((await sweep()).closed).toBe(0);
+      // Back to the real time: verifiers refuse signatures timed more than five minutes off their clock.
+      app.clock.advance(-16 * 60 * 1000);
+
+      expect(await app.service(NotificationWorker).round()).toMatchObject({ delivered: 4, dead: 0 });
+      expect(await app.service(NotificationWorker).round()).toMatchObject({ dispatched: 0, delivered: 0 });
+      const verifier = new Webhook(hook.body.secret as string);
+      for (const received of receiver.received) {
+        expect(() => verifier.verify(received.body, received.headers as Record<string, string>)).not.toThrow();
+        for (const secret of [MESSAGE, NOTE, ANSWER, PASSPHRASE, byOwner.url_token]) expect(received.body).not.toContain(secret);
+      }
+      const events = receiver.received.map((received) => JSON.parse(received.body) as { type: string; data: Json });
+      const seen = events.map((event) => `${event.type} ${String(event.data.url_token_prefix)} ${String(event.data.reason ?? '')}`).sort();
+      const prefix = (request: Json) => String(request.url_token).slice(0, 8);
+      expect(seen).toEqual(
+        [
+          `request.responded ${prefix(byOwner)} `,
+          `request.closed ${prefix(byOwner)} owner`,
+          `request.closed ${prefix(lazily)} days`,
+          `request.closed ${prefix(bySweep)} days`,
+        ].sort(),
+      );
+      expect(events.find((event) => event.type === 'request.responded')!.data).toMatchObject({ kind: 'request', name: 'Heard', expired: false });
+      await receiver.close();
     });
   });
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '@app/audit';
 import { type ClientInfo, Clock, NotFoundError } from '@app/common';
 import { FileAttachments } from '@app/files';
+import { RequestEvents } from './request-events';
 import { RequestsRepository, StoredRequest } from './requests.repository';
 
 /**
@@ -17,6 +18,7 @@ export class RequestClosing {
     private readonly audit: AuditService,
     private readonly files: FileAttachments,
     private readonly clock: Clock,
+    private readonly events: RequestEvents,
   ) {}
 
   /** The request by token, closed first if its time has come (lazy close); unknown is a 404. */
@@ -43,18 +45,25 @@ export class RequestClosing {
 
   /** Closes a request at its owner's request, audited (`expire`); nothing when it already was closed. */
   async closeByOwner(request: StoredRequest, client: ClientInfo): Promise<void> {
-    if (await this.repository.close(request.id, this.clock.now(), (batch) => batch.add(this.audit.requestEntry(request.id, 'expire', client)))) {
+    const now = this.clock.now();
+    const then = [this.audit.requestEntry(request.id, 'expire', client), ...this.events.of(request, 'request.closed', now, 'owner')];
+    if (await this.repository.close(request.id, now, (batch) => batch.addAll(then))) {
       await this.files.destroyForRequests([request.id]);
     }
   }
 
   /**
-   * Files go whether this call closed them or another did a moment before (either way they are
-   * closed): blobs first, then rows.
+   * Those whose owners hear of it are closed one by one, each with its event; then the rest in one
+   * statement. Files go whether this call closed them or another did a moment before (either way
+   * they are closed): blobs first, then rows.
    */
   private async closeElapsed(ids: number[], now: number): Promise<number> {
     if (ids.length === 0) return 0;
-    const closed = await this.repository.closeElapsed(ids, now);
+    let closed = 0;
+    for (const request of await this.repository.heardAmong(ids)) {
+      if (await this.repository.closeIfElapsed(request.id, now, (batch) => batch.addAll(this.events.of(request, 'request.closed', now, 'days')))) closed++;
+    }
+    closed += await this.repository.closeElapsed(ids, now);
     await this.files.destroyForRequests(ids);
     return closed;
   }

@@ -2,12 +2,14 @@ import { Inject, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
 import { AuditModule } from '@app/audit';
+import { EventsModule } from '@app/events';
 import { SETTINGS, Settings } from '@app/config';
 import { FilesModule } from '@app/files';
 import { noStore } from '@app/pushes';
 import { FailedAttemptsModule } from '@app/rate-limit';
 import { RequestBodyGuard } from './request-body.guard';
 import { RequestClosing } from './request-closing';
+import { RequestEvents } from './request-events';
 import { RequestEntity } from './request.entity';
 import { RequestsController } from './requests.controller';
 import { RequestsRepository } from './requests.repository';
@@ -22,9 +24,9 @@ const API_ROUTES = { path: 'api/v2/requests{/*path}', method: RequestMethod.ALL 
  * answers 404 before anything else runs.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([RequestEntity]), AuditModule, FailedAttemptsModule, FilesModule],
+  imports: [TypeOrmModule.forFeature([RequestEntity]), AuditModule, EventsModule, FailedAttemptsModule, FilesModule],
   controllers: [RequestsController],
-  providers: [RequestsRepository, RequestsService, RequestClosing, RequestBodyGuard, RequestsSweepService, RequestsSweepScheduler],
+  providers: [RequestsRepository, RequestsService, RequestClosing, RequestEvents, RequestBodyGuard, RequestsSweepService, RequestsSweepScheduler],
   exports: [RequestsService, RequestsSweepService],
 })
 export class RequestsModule implements NestModule {

@@ -33,6 +33,10 @@ const COUNT_AUDIT_ENTRY = 'UPDATE requests SET audit_entry_count = audit_entry_c
 const UNCLOSED = "state IN ('open', 'ready')";
 const SELECT_ELAPSED = `SELECT id FROM requests WHERE ${UNCLOSED} AND close_after_at <= ? ORDER BY close_after_at LIMIT ?`;
 const SELECT_ELAPSED_OWNED = `SELECT id FROM requests WHERE user_id = ? AND ${UNCLOSED} AND close_after_at <= ?`;
+/** Of these requests, those not closed whose owners have endpoints: each is closed on its own, with its event. */
+const SELECT_HEARD_AMONG = (n: number) =>
+  `SELECT r.id, ${COLUMNS.map((column) => `r.${column}`).join(', ')}, u.email AS owner_email, u.has_webhooks AS has_webhooks ` +
+  `FROM requests r JOIN users u ON u.id = r.user_id WHERE r.id IN (${new Array<string>(n).fill('?').join(', ')}) AND r.${UNCLOSED} AND u.has_webhooks = TRUE`;
 const SELECT_CLOSED_BEFORE = "SELECT id FROM requests WHERE state = 'closed' AND closed_at < ? ORDER BY closed_at LIMIT ?";
 /** What a list never shows, so a page does not read it: the answer and the passphrase's hash. */
 const UNLISTED: ReadonlySet<string> = new Set(['response', 'passphrase_hash']);
@@ -142,6 +146,17 @@ export class RequestsRepository {
     if (ids.length === 0) return 0;
     const sql = `UPDATE requests SET ${CLOSE} WHERE id IN (${inList(ids)}) AND ${UNCLOSED} AND close_after_at <= ?`;
     return (await this.sql.write(sql, [now, now, ...ids, now])).affected;
+  }
+
+  /** Of these requests, the ones not closed whose owners have endpoints (they hear of each close). */
+  async heardAmong(ids: number[]): Promise<StoredRequest[]> {
+    if (ids.length === 0) return [];
+    return (await this.sql.rows<RequestRow>(SELECT_HEARD_AMONG(ids.length), ids)).map(toRequest);
+  }
+
+  /** Closes one request if its time has come at `now`, with what `then` writes; false when it was closed already. */
+  closeIfElapsed(id: number, now: number, then: Then): Promise<boolean> {
+    return this.writeIf({ sql: `UPDATE requests SET ${CLOSE} WHERE id = ? AND ${UNCLOSED} AND close_after_at <= ?`, parameters: [now, now, id, now] }, then);
   }
 
   /** Up to `limit` requests closed before `cutoff`, oldest first: the next ones to purge. */

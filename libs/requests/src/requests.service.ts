@@ -15,6 +15,7 @@ import {
   AnsweredRequestResponse, mapAnsweredRequest, mapPublicRequest, mapRequest, PublicRequestResponse, requestHtmlUrl, requestListUrl, RequestResponse,
 } from './dto/request-response.dto';
 import { RequestClosing } from './request-closing';
+import { RequestEvents } from './request-events';
 import type { RequestEntity, RequestState } from './request.entity';
 import { RequestsRepository, StoredRequest } from './requests.repository';
 
@@ -44,6 +45,7 @@ export class RequestsService {
     private readonly files: FileAttachments,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
+    private readonly events: RequestEvents,
   ) {}
 
   /** One file of a multipart body, stored encrypted as it streams in; files follow the file pushes' setting and limits. */
@@ -137,13 +139,15 @@ export class RequestsService {
     faults.throwIfAny();
     const now = this.clock.now();
     const ciphertext = this.cipher.encrypt(input.response ?? '', `request-response:${request.urlToken}`);
-    const won = await this.repository.respond(request.id, ciphertext, now, (batch) => batch.add(this.audit.requestEntry(request.id, 'response', client)));
+    const answered = { ...request, state: 'ready' as const, respondedAt: now, updatedAt: now };
+    const then = [this.audit.requestEntry(request.id, 'response', client), ...this.events.of(answered, 'request.responded', now)];
+    const won = await this.repository.respond(request.id, ciphertext, now, (batch) => batch.addAll(then));
     if (!won) {
       const now = await this.closing.find(urlToken);
       throw now.state === 'closed' ? new NotFoundError() : new ConflictError(ANSWERED);
     }
     if (withFiles) await this.files.attachToRequest(request.id, true, uploads, request.closeAfterAt);
-    return mapPublicRequest({ ...request, state: 'ready', respondedAt: now, updatedAt: now }, this.baseUrl(client));
+    return mapPublicRequest(answered, this.baseUrl(client));
   }
 
   /** The requester's read, with the answer and the responder's files; each read of an answer is audited (`response_view`). */
