@@ -30,7 +30,7 @@ describe('secret requests across three replicas', () => {
     };
     servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
     const created = await runNode(CLI_MAIN, ['users:create', '--email', 'requester@example.com'], env);
-    expect(created.code).toBe(0);
+    expect([created.code, created.stderr]).toEqual([0, '']);
     owner = { authorization: `Bearer ${(JSON.parse(created.stdout) as { api_token: string }).api_token}` };
   });
 
@@ -53,7 +53,7 @@ describe('secret requests across three replicas', () => {
       const read = await request(server.url, 'GET', `/api/v2/requests/${urlToken}`, { headers: owner });
       expect(read.body).toMatchObject({ state: 'ready', response: `answer ${won[0]}` });
     }
-    const [{ n }] = (await database.sql("SELECT COUNT(*) AS n FROM request_audit_entries e JOIN requests r ON r.id = e.request_id WHERE r.url_token = ? AND e.kind = 'response'", [urlToken])) as { n: unknown }[];
+    const [{ n }] = await database.sql<{ n: unknown }>("SELECT COUNT(*) AS n FROM request_audit_entries e JOIN requests r ON r.id = e.request_id WHERE r.url_token = ? AND e.kind = 'response'", [urlToken]);
     expect(Number(n)).toBe(1);
   });
 });

@@ -13,7 +13,7 @@ import { PagesModule } from '@app/pages';
 import { ExpirySweepModule, PushesModule } from '@app/pushes';
 import { RateLimitModule } from '@app/rate-limit';
 import { RedisModule } from '@app/redis';
-import { RequestsModule } from '@app/requests';
+import { RequestsModule, RequestsSweepModule } from '@app/requests';
 import { VersionModule } from '@app/version';
 import { LoggingModule } from './logging.module';
 
@@ -36,6 +36,7 @@ export class AppModule {
         PushesModule,
         ExpirySweepModule,
         RequestsModule,
+        RequestsSweepModule,
         NotificationsModule,
         NotificationWorkerModule,
         // Before the pages: its routes `/p/:url_token.json` would otherwise be taken by the page `/p/:url_token`.

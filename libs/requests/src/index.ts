@@ -5,6 +5,7 @@
  * on the public faces of crypto, files, audit and pushes (the passphrase and durations' rules).
  */
 export { RequestsModule } from './requests.module';
+export { RequestsSweepModule } from './requests-sweep.module';
 export { RequestsService, REQUEST_LISTS, type RequestList } from './requests.service';
 export { RequestsSweepService, type RequestsSweepResult } from './requests-sweep.service';
 export { RequestEntity, REQUEST_STATES, type RequestState } from './request.entity';

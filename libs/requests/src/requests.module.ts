@@ -14,19 +14,19 @@ import { RequestEntity } from './request.entity';
 import { RequestsController } from './requests.controller';
 import { RequestsRepository } from './requests.repository';
 import { RequestsService } from './requests.service';
-import { RequestsSweepScheduler, RequestsSweepService } from './requests-sweep.service';
+import { RequestsSweepService } from './requests-sweep.service';
 
 const API_ROUTES = { path: 'api/v2/requests{/*path}', method: RequestMethod.ALL };
 
 /**
- * Secret requests. Always part of the app (their table is named by the files' and audit's foreign
- * keys, and the sweep still closes what exists); with PWP__ENABLE_REQUESTS off, every route
- * answers 404 before anything else runs.
+ * Secret requests. Always part of the app and of the CLI: their entity is named by the files' and
+ * audit's foreign keys, so every data source that has those has it too (and the sweep still closes
+ * what exists). With PWP__ENABLE_REQUESTS off, every route answers 404 before anything else runs.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([RequestEntity]), AuditModule, EventsModule, FailedAttemptsModule, FilesModule],
   controllers: [RequestsController],
-  providers: [RequestsRepository, RequestsService, RequestClosing, RequestEvents, RequestBodyGuard, RequestsSweepService, RequestsSweepScheduler],
+  providers: [RequestsRepository, RequestsService, RequestClosing, RequestEvents, RequestBodyGuard, RequestsSweepService],
   exports: [RequestsService, RequestsSweepService],
 })
 export class RequestsModule implements NestModule {
