@@ -4,7 +4,8 @@ import { RequestsSweepService } from '@app/requests';
 import { sha256 } from '../support/helpers';
 import { client, request } from '../support/http';
 import { StoredBlobs } from '../support/blob-storage';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startMailpit } from '../support/mailpit';
+import { startMailingTestApp, startTestApp, TestApp } from '../support/test-app';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
 const MESSAGE = 'Heron-Message-4d1c8e07';
@@ -326,6 +327,35 @@ describe('secret requests (/api/v2/requests)', () => {
       );
       expect(events.find((event) => event.type === 'request.responded')!.data).toMatchObject({ kind: 'request', name: 'Heard', expired: false });
       await receiver.close();
+    });
+  });
+
+  describe('mail', () => {
+    afterAll(() => app.close({ drop: true }));
+
+    it('mails the requester once when answered, never the answer, the message, the note or the token', async () => {
+      const mailpit = await startMailpit();
+      try {
+        app = await startMailingTestApp(mailpit.env);
+        owner = { authorization: `Bearer ${await app.createUser('asker@example.com')}` };
+        const { url_token } = await create({ note: NOTE, name: 'Mailed' });
+        expect(await mailpit.messages()).toEqual([]);
+        expect((await respond(url_token, { request: { response: ANSWER } })).status).toBe(200);
+        expect((await respond(url_token, { request: { response: 'again' } })).status).toBe(409);
+        await app.service(NotificationWorker).round();
+        const [summary] = await mailpit.waitForMessages(1);
+        const mail = await mailpit.message(summary.ID);
+        expect(mail.To.map((to) => to.Address)).toEqual(['asker@example.com']);
+        expect(mail.Subject).toBe('Your secret request was answered');
+        for (const secret of [ANSWER, MESSAGE, NOTE, url_token]) {
+          expect(mail.Text).not.toContain(secret);
+          expect(mail.HTML).not.toContain(secret);
+        }
+        await app.service(NotificationWorker).round();
+        expect(await mailpit.messages()).toHaveLength(1);
+      } finally {
+        await mailpit.stop();
+      }
     });
   });
 

@@ -57,7 +57,8 @@ export interface LinkMail {
 }
 
 /** Which account mail: a link to confirm an address, reset a password or unlock the account, or a notice. */
-export type AccountMailKind = 'confirmation' | 'reset' | 'unlock' | 'password_changed' | 'email_changed';
+/** request_answered: one of the person's secret requests was answered (a notice: never the answer, no link). */
+export type AccountMailKind = 'confirmation' | 'reset' | 'unlock' | 'password_changed' | 'email_changed' | 'request_answered';
 
 /**
  * A mail to a person about their account. A link's token is sealed with the master key

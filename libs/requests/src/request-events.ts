@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { InjectSettings, type Settings } from '@app/config';
 import type { Statement } from '@app/database';
 import { type ExpiryReason, Outbox } from '@app/events';
 import { daysRemaining } from './closing-times';
@@ -13,7 +14,21 @@ export type RequestEventType = 'request.responded' | 'request.closed';
  */
 @Injectable()
 export class RequestEvents {
-  constructor(private readonly outbox: Outbox) {}
+  constructor(
+    private readonly outbox: Outbox,
+    @InjectSettings() private readonly settings: Settings,
+  ) {}
+
+  /**
+   * With SMTP configured, a mail to the requester saying the request was answered, in their
+   * preferred language: never the answer, the message or the link (an account mail's notice).
+   */
+  answeredMail(request: StoredRequest, now: number): Statement[] {
+    if (this.settings.mail.smtp === undefined || request.ownerEmail === '') return [];
+    const linkBase = this.settings.mail.linkBaseUrl ?? this.settings.overrideBaseUrl ?? '';
+    const locale = request.ownerLanguage ?? undefined;
+    return [this.outbox.accountMail(request.userId, { kind: 'request_answered', to: request.ownerEmail, link_base: linkBase, ...(locale && { locale }) }, now)];
+  }
 
   /** None unless the owner has endpoints: no cost for everyone else. */
   of(request: StoredRequest, type: RequestEventType, now: number, reason?: ExpiryReason): Statement[] {

@@ -5,7 +5,7 @@ import { RequestEntity, RequestState } from './request.entity';
 
 export type NewRequest = Omit<RequestEntity, 'id' | 'state' | 'response' | 'respondedAt' | 'closedAt' | 'auditEntryCount'>;
 /** A request as it is read by token: with its requester's address (shown with include_requestor) and whether they have endpoints. */
-export type StoredRequest = RequestEntity & { ownerEmail: string; ownerHasWebhooks: boolean };
+export type StoredRequest = RequestEntity & { ownerEmail: string; ownerHasWebhooks: boolean; ownerLanguage: string | null };
 /** What a change writes with it, in its batch: its audit entries, its events. */
 export type Then = (batch: WriteBatch) => void;
 
@@ -14,12 +14,12 @@ const COLUMNS = [
   'url_token', 'user_id', 'message', 'name', 'note', 'response', 'passphrase_hash', 'passphrase_protected', 'retrieval_step', 'include_requestor',
   'response_file_attachments', 'state', 'close_after_duration', 'close_after_at', 'responded_at', 'closed_at', 'audit_entry_count', 'created_at', 'updated_at',
 ] as const;
-type RequestRow = Record<(typeof COLUMNS)[number] | 'id', unknown> & { owner_email?: unknown; has_webhooks?: unknown };
+type RequestRow = Record<(typeof COLUMNS)[number] | 'id', unknown> & { owner_email?: unknown; has_webhooks?: unknown; owner_language?: unknown };
 
 const AUDITED = total(AUDIT_ENTRIES);
 const INSERT = `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const SELECT_BY_TOKEN =
-  `SELECT r.id, ${COLUMNS.map((column) => `r.${column}`).join(', ')}, u.email AS owner_email, u.has_webhooks AS has_webhooks ` +
+  `SELECT r.id, ${COLUMNS.map((column) => `r.${column}`).join(', ')}, u.email AS owner_email, u.has_webhooks AS has_webhooks, u.preferred_language AS owner_language ` +
   'FROM requests r JOIN users u ON u.id = r.user_id WHERE r.url_token = ?';
 /** What closing destroys: the answer and the means to check the passphrase (the files go right after, see RequestClosing). */
 const CLOSE = "state = 'closed', closed_at = ?, updated_at = ?, response = NULL, passphrase_hash = NULL";
@@ -73,6 +73,7 @@ function toRequest(row: RequestRow): StoredRequest {
     updatedAt: Number(row.updated_at),
     ownerEmail: (row.owner_email as string | undefined) ?? '',
     ownerHasWebhooks: Number(row.has_webhooks ?? 0) === 1,
+    ownerLanguage: (row.owner_language as string | null | undefined) ?? null,
   };
 }
 

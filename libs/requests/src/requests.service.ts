@@ -140,7 +140,7 @@ export class RequestsService {
     const now = this.clock.now();
     const ciphertext = this.cipher.encrypt(input.response ?? '', `request-response:${request.urlToken}`);
     const answered = { ...request, state: 'ready' as const, respondedAt: now, updatedAt: now };
-    const then = [this.audit.requestEntry(request.id, 'response', client), ...this.events.of(answered, 'request.responded', now)];
+    const then = [this.audit.requestEntry(request.id, 'response', client), ...this.events.of(answered, 'request.responded', now), ...this.events.answeredMail(request, now)];
     const won = await this.repository.respond(request.id, ciphertext, now, (batch) => batch.addAll(then));
     if (!won) {
       const now = await this.closing.find(urlToken);
