@@ -58,10 +58,19 @@ describe('.json on every /api/v2 path', () => {
     expect(await api.get(`${PUSHES}/${guarded.url_token}.json?passphrase=pw`)).toMatchObject({ status: 200, body: { payload: 'guarded' } });
   });
 
-  it.each(['accounts', 'requests', 'workspaces'])('/api/v2/%s, with or without .json, is a 404 (paid editions only)', async (name) => {
+  it.each(['accounts', 'workspaces'])('/api/v2/%s, with or without .json, is a 404 (paid editions only)', async (name) => {
     for (const path of [`/api/v2/${name}`, `/api/v2/${name}.json`]) {
       expect([path, (await api.get(path, owner)).status]).toEqual([path, 404]);
     }
+  });
+
+  it('answers /api/v2/requests, ours (secret requests), with or without .json', async () => {
+    for (const path of ['/api/v2/requests', '/api/v2/requests.json']) {
+      expect([path, (await api.post(path, { request: { request: 'the key, please' } }, owner)).status]).toEqual([path, 201]);
+      // A list is by state (active, open, ready, closed): the collection itself has no GET.
+      expect([path, (await api.get(path, owner)).status]).toEqual([path, 404]);
+    }
+    expect((await api.get('/api/v2/requests/open.json', owner)).body).toHaveLength(2);
   });
 
   it('leaves download links alone: a .json there names no file', async () => {

@@ -57,6 +57,8 @@ describe('the OpenAPI document', () => {
         'previewPush',
         'retrievePush',
         'notifyPushEmails',
+        ...['createRequest', 'retrieveRequest', 'respondToRequest', 'closeRequest', 'previewRequest', 'getRequestAudit', 'downloadRequestFile'],
+        ...['listActiveRequests', 'listOpenRequests', 'listReadyRequests', 'listClosedRequests'],
         ...['createWebhook', 'listWebhooks', 'deleteWebhook', 'rotateWebhookSecret', 'enableWebhook', 'listWebhookDeliveries'],
         // API v1: the routes under /f and /r have the /p one's id with F or R after it.
         'v1GetVersion',

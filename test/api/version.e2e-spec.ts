@@ -26,18 +26,19 @@ describe('GET /api/v2/version', () => {
           url_pushes: { enabled: true },
           qr_code_pushes: { enabled: true },
         },
-        requests: { enabled: false },
+        requests: { enabled: true },
       },
     });
   });
 
   it('reflects the live settings', async () => {
-    app = await startTestApp({ PWP__ENABLE_URL_PUSHES: 'false', PWP__ENABLE_QR_PUSHES: 'no', PWP__ALLOW_ANONYMOUS: 'false', PWP__ENABLE_FILE_PUSHES: 'off' });
+    app = await startTestApp({ PWP__ENABLE_URL_PUSHES: 'false', PWP__ENABLE_QR_PUSHES: 'no', PWP__ALLOW_ANONYMOUS: 'false', PWP__ENABLE_FILE_PUSHES: 'off', PWP__ENABLE_REQUESTS: 'false' });
     const { body } = await client(app.baseUrl).get('/api/v2/version');
     expect(body.features.anonymous_access).toBe(false);
     expect(body.features.pushes.url_pushes.enabled).toBe(false);
     expect(body.features.pushes.qr_code_pushes.enabled).toBe(false);
     expect(body.features.pushes.file_attachments).toEqual({ enabled: false, requires_authentication: true });
+    expect(body.features.requests).toEqual({ enabled: false });
   });
 
   it('refuses file pushes, in either body, when they are disabled, and stores nothing', async () => {

@@ -79,6 +79,35 @@ describe('a client generated from openapi.json', () => {
     expect(after.data).toMatchObject({ expired: true, deleted: true, payload: null });
   });
 
+  it('goes through a secret request: create, respond, read, lists, preview, audit and close', async () => {
+    const created = await owner.POST('/api/v2/requests', { body: { request: { request: 'the staging password, please', passphrase: 'open sesame', close_after_duration: 6 } } });
+    expect(created.response.status).toBe(201);
+    const request = created.data!;
+    expect(request).toMatchObject({ state: 'open', close_after_duration: 6, passphrase_protected: true, response_file_attachments: false });
+    const path = { url_token: request.url_token };
+
+    const refused = await anonymous.PATCH('/api/v2/requests/{url_token}/respond', { params: { path, header: { 'X-Passphrase': 'wrong' } }, body: { request: { response: 'hunter2' } } });
+    expect(refused.response.status).toBe(401);
+    const answered = await anonymous.PATCH('/api/v2/requests/{url_token}/respond', { params: { path, header: { 'X-Passphrase': 'open sesame' } }, body: { request: { response: 'hunter2' } } });
+    expect(answered.data).toMatchObject({ url_token: request.url_token, state: 'ready' });
+    const again = await anonymous.PATCH('/api/v2/requests/{url_token}/respond', { params: { path, header: { 'X-Passphrase': 'open sesame' } }, body: { request: { response: 'again' } } });
+    expect([again.response.status, again.error]).toEqual([409, { error: 'This request has already been answered.' }]);
+
+    const read = await owner.GET('/api/v2/requests/{url_token}', { params: { path } });
+    expect(read.data).toMatchObject({ state: 'ready', response: 'hunter2', files: [] });
+    expect((await owner.GET('/api/v2/requests/ready')).data?.map((item) => item.url_token)).toEqual([request.url_token]);
+    expect((await owner.GET('/api/v2/requests/open')).data).toEqual([]);
+    expect((await owner.GET('/api/v2/requests/active', { params: { query: { page: 1 } } })).data?.map((item) => item.url_token)).toEqual([request.url_token]);
+    expect((await owner.GET('/api/v2/requests/{url_token}/preview', { params: { path } })).data).toEqual({ url: request.html_url });
+    const audit = await owner.GET('/api/v2/requests/{url_token}/audit', { params: { path } });
+    expect(audit.data?.logs.map((entry) => entry.kind)).toEqual(['creation', 'failed_passphrase', 'response', 'response_view']);
+
+    const closed = await owner.DELETE('/api/v2/requests/{url_token}', { params: { path } });
+    expect(closed.data).toMatchObject({ state: 'closed', days_remaining: 0 });
+    expect((await owner.GET('/api/v2/requests/closed')).data?.map((item) => item.url_token)).toEqual([request.url_token]);
+    expect((await owner.GET('/api/v2/requests/{url_token}', { params: { path } })).data).toMatchObject({ state: 'closed', response: null });
+  });
+
   it('uploads a file as multipart and downloads it, whole and in part', async () => {
     const bytes = new Uint8Array(Array.from({ length: 100_000 }, (_, i) => (i * 7) % 256));
     // The document describes the form's fields; openapi-fetch sends whatever the serializer builds.

@@ -36,6 +36,29 @@ describe('query plans', () => {
         [i < 10 ? i + 1 : null, `planblob${i}`, Buffer.from('m'), Buffer.from('k'), Date.now(), Date.now() + i * 1e6],
       );
     }
+    // Secret requests: a few of each state, none due, so that each lookup has rows to choose between.
+    for (let i = 0; i < 30; i++) {
+      const state = ['open', 'ready', 'closed'][i % 3];
+      await app.query(
+        `INSERT INTO requests (url_token, user_id, message, state, close_after_duration, close_after_at, closed_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 8, ?, ?, ?, ?)`,
+        [`req${i}`, (i % 2) + 1, Buffer.from('m'), state, Date.now() + 1e9, state === 'closed' ? Date.now() - i : null, Date.now(), Date.now()],
+      );
+      await app.query("INSERT INTO request_audit_entries (request_id, kind, ip, user_agent, referrer, created_at, updated_at) VALUES (?, 'creation', '127.0.0.1', '', '', ?, ?)", [
+        i + 1,
+        Date.now(),
+        Date.now(),
+      ]);
+      await app.query('INSERT INTO file_attachments (request_id, from_responder, blob_key, meta, stream_key, size, created_at, destroy_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)', [
+        i + 1,
+        i % 2,
+        `reqblob${i}`,
+        Buffer.from('m'),
+        Buffer.from('k'),
+        Date.now(),
+        Date.now() + 1e9,
+      ]);
+    }
     // The owner's lists and an audit log, among anonymous pushes as in a real database: most of
     // them expired, and some active ones whose day window has elapsed but that the sweep has not
     // reached yet (what a list expires first, had the owner any). The owner has enough pushes for
@@ -208,6 +231,12 @@ describe('query plans', () => {
     ['a push\'s files', 'SELECT * FROM file_attachments WHERE push_id = ? ORDER BY id ASC', [3], 'ix_file_attachments_push_id'],
     ['the file blobs due for destruction', 'SELECT id, blob_key FROM file_attachments WHERE destroy_at <= ? ORDER BY destroy_at ASC LIMIT 2000', [Date.now()], 'ix_file_attachments_destroy_at'],
     ['a push\'s audit page', 'SELECT * FROM audit_entries WHERE push_id = ? ORDER BY id ASC LIMIT 50', [1], 'ix_audit_entries_push_id_id'],
+    ['a request by token', 'SELECT * FROM requests WHERE url_token = ?', ['req1'], 'ux_requests_url_token'],
+    ['an owner\'s requests in a state', 'SELECT id FROM requests WHERE user_id = ? AND state IN (?, ?) ORDER BY id DESC LIMIT 51', [1, 'open', 'open'], 'ix_requests_user_id_state_id'],
+    ['the sweep\'s requests whose time has come', "SELECT id FROM requests WHERE state IN ('open', 'ready') AND close_after_at <= ? ORDER BY close_after_at LIMIT 2000", [Date.now()], 'ix_requests_state_close_after_at'],
+    ['the purge\'s old closed requests', "SELECT id FROM requests WHERE state = 'closed' AND closed_at < ? ORDER BY closed_at LIMIT 2000", [Date.now() - 10], 'ix_requests_state_closed_at'],
+    ['a request\'s files', 'SELECT * FROM file_attachments WHERE request_id = ? AND from_responder = ? ORDER BY id ASC', [2, 1], 'ix_file_attachments_request_id'],
+    ['a request\'s audit page', 'SELECT * FROM request_audit_entries WHERE request_id = ? ORDER BY id ASC LIMIT 50', [1], 'ix_request_audit_entries_request_id_id'],
     // MySQL plans a unique-key miss as "no matching row", so these look up rows that exist.
     ['a user by email', 'SELECT * FROM users WHERE email = ?', () => ['first@example.com'], 'ux_users_email'],
     ['an API token by hash', 'SELECT * FROM api_tokens WHERE token_hash = ?', () => [tokenHash], 'ux_api_tokens_token_hash'],

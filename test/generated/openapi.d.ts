@@ -189,6 +189,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask someone to send you a secret
+         * @description Creates a secret request: share its `html_url` with the responder, who answers once on that page (or with PATCH .../respond); only you read the answer, until the request closes (close_after_duration: 0 = 15 minutes, 1 = 30 minutes, 2 = 45 minutes, 3 = 1 hour, 4 = 6 hours, 5 = 12 hours, 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days; default 8), when the answer and every file are destroyed. Also as `multipart/form-data` (`request[request]`, ..., with your own files as `request[files][]` parts) or a form. Files follow the file pushes' setting (PWP__ENABLE_FILE_PUSHES) and limits: PWP__FILES__MAX_FILE_UPLOADS files, PWP__FILES__MAX_FILE_SIZE each, PWP__FILES__MAX_PUSH_SIZE together; encrypted into storage while they stream in.
+         */
+        post: operations["createRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's requests not closed
+         * @description Newest first, 50 per page; `[]` past the end. A `Link` header points at the next page when there is one. Open and ready ones: not closed.
+         */
+        get: operations["listActiveRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's closed requests
+         * @description Newest first, 50 per page; `[]` past the end. A `Link` header points at the next page when there is one. Those closed (their answers destroyed); requests whose time has come are listed here even before the sweep closes them.
+         */
+        get: operations["listClosedRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's open requests
+         * @description Newest first, 50 per page; `[]` past the end. A `Link` header points at the next page when there is one. Those waiting for their answer.
+         */
+        get: operations["listOpenRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's answered requests
+         * @description Newest first, 50 per page; `[]` past the end. A `Link` header points at the next page when there is one. Those answered and not closed.
+         */
+        get: operations["listReadyRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/{url_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a request and its answer (owner only)
+         * @description The request with `response` (null until answered and once closed) and the responder's `files` as short-lived download links. Each read of an answer is audited (`response_view`); the answer can be read as often as needed until the request closes. HEAD is refused (405).
+         */
+        get: operations["retrieveRequest"];
+        put?: never;
+        post?: never;
+        /**
+         * Close a request (owner only)
+         * @description Closes it at once: the answer and both sides' files are destroyed, and the link answers 404 to responders. Audited (`expire`). Already closed: 200, nothing changes.
+         */
+        delete: operations["closeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/{url_token}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A request's audit log (owner only)
+         * @description Oldest first, 50 entries per page. Kinds: creation, view (the responder opened the page), failed_passphrase, response, response_view, expire. HEAD is refused (405).
+         */
+        get: operations["getRequestAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/{url_token}/files/{link}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a request's file
+         * @description The `url` of a file in a read's `files`: a signed link that works for PWP__FILES__LINK_LIFETIME_SECONDS (5 minutes) while the request is not closed, served decrypted with `Range` support. A HEAD answers the headers alone. A forged, altered, lapsed or foreign link, or a closed request, is a plain 404.
+         */
+        get: operations["downloadRequestFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/{url_token}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A request's link (owner only)
+         * @description The responder's page, `html_url`. HEAD is refused (405).
+         */
+        get: operations["previewRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/requests/{url_token}/respond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Answer a request (anyone with its link)
+         * @description Sends the one answer; no account needed. The passphrase as for a push's retrieval (X-Passphrase header, or the `passphrase` query parameter). Of two answers only the first is taken: the second gets a 409. Also as `multipart/form-data` (`request[response]`, with files as `request[files][]` parts when the request takes them). Files follow the file pushes' setting (PWP__ENABLE_FILE_PUSHES) and limits: PWP__FILES__MAX_FILE_UPLOADS files, PWP__FILES__MAX_FILE_SIZE each, PWP__FILES__MAX_PUSH_SIZE together; encrypted into storage while they stream in.
+         */
+        patch: operations["respondToRequest"];
+        trace?: never;
+    };
     "/api/v2/version": {
         parameters: {
             query?: never;
@@ -710,13 +914,117 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AnsweredRequestResponse: {
+            /**
+             * @description The request token: 144 random bits, URL-safe.
+             * @example fkwjfvhall1yh6ytNJMHDwbq
+             */
+            url_token: string;
+            /**
+             * @description open: waiting for its answer; ready: answered; closed: the answer and files destroyed.
+             * @example open
+             * @enum {string}
+             */
+            state: "open" | "ready" | "closed";
+            /**
+             * @description Whether opening and answering it needs a passphrase.
+             * @example false
+             */
+            passphrase_protected: boolean;
+            /**
+             * @description Whether the responder's page shows a click-through step first.
+             * @example false
+             */
+            retrieval_step: boolean;
+            /**
+             * @description Whether the answer may come with files.
+             * @example false
+             */
+            response_file_attachments: boolean;
+            /**
+             * Format: date-time
+             * @description When the request closes by itself (created_at + the close_after_duration lifetime).
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            close_after_at: string;
+            /**
+             * Format: date-time
+             * @description When it was answered; null until then.
+             * @example null
+             */
+            responded_at: string | null;
+            /**
+             * Format: uri
+             * @description The responder's page: `{base}/requests/{url_token}`.
+             * @example https://pwpush.example.com/requests/fkwjfvhall1yh6ytNJMHDwbq
+             */
+            html_url: string;
+            /**
+             * Format: uri
+             * @description `{base}/api/v2/requests/{url_token}`.
+             * @example https://pwpush.example.com/api/v2/requests/fkwjfvhall1yh6ytNJMHDwbq
+             */
+            json_url: string;
+            /**
+             * @description The message to the responder.
+             * @example Please send the production database password.
+             */
+            request: string;
+            /**
+             * @description The close_after_duration chosen (default 8: 3 days).
+             * @example 8
+             */
+            close_after_duration: number;
+            /**
+             * @description Whole days until it closes, rounded up; 0 once closed.
+             * @example 3
+             */
+            days_remaining: number;
+            /**
+             * @description Whether the responder's page shows the requester's email address.
+             * @example true
+             */
+            include_requestor: boolean;
+            /**
+             * @description A plain label; "" when not given.
+             * @example Database password from Bob
+             */
+            name: string;
+            /**
+             * @description The private note; "" when not given.
+             * @example
+             */
+            note: string;
+            /**
+             * Format: date-time
+             * @description When the request was created.
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description The answer; null until answered and once closed.
+             * @example hunter2
+             */
+            response: string | null;
+            /**
+             * @description The responder's files; [] when none or closed.
+             * @example []
+             */
+            files: components["schemas"]["RequestFileResponse"][];
+        };
         AuditEntryResponse: {
             /**
-             * @description creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); admin_view (an administrator retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).
+             * @description creation; view (a counted retrieval; of a secret request: the responder opened its page); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion; of a request: closed by its owner); file_download; creation_email_send (the link mailed to recipients: see notify_by_email); response (a request answered) and response_view (its owner reading the answer).
              * @example view
              * @enum {string}
              */
-            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download" | "creation_email_send" | "admin_view";
+            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download" | "creation_email_send" | "response" | "response_view";
             /**
              * @description The client's address (from X-Forwarded-For only behind a trusted proxy).
              * @example 203.0.113.9
@@ -753,6 +1061,10 @@ export interface components {
             /** @description The push to create. Unknown keys are ignored; a missing or empty object is a 400. */
             push: components["schemas"]["PushInput"];
         };
+        CreateRequestBody: {
+            /** @description The request to create. Unknown keys are ignored; a missing or empty object is a 400. */
+            request: components["schemas"]["RequestInput"];
+        };
         CreateWebhookInput: {
             /**
              * @description Where events go: an `https` URL (`http` only with PWP__WEBHOOKS__ALLOW_HTTP=true; private, loopback, link-local and metadata addresses refused unless PWP__WEBHOOKS__ALLOWED_HOSTS names them), or `mailto:` with your own account's address to get the events by mail (when the instance has mail).
@@ -766,7 +1078,7 @@ export interface components {
              *       "push.expired"
              *     ]
              */
-            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed")[];
             /**
              * @description A label for you.
              * @example Security team
@@ -788,7 +1100,7 @@ export interface components {
              * @example push.viewed
              * @enum {string}
              */
-            event: "push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded";
+            event: "push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed";
             /**
              * @description The Standard Webhooks `webhook-id` it is sent with (the same on every attempt).
              * @example msg_2Nf8c1q0S5mX3ZbT9hWk
@@ -1047,6 +1359,52 @@ export interface components {
              */
             url: string;
         };
+        PublicRequestResponse: {
+            /**
+             * @description The request token: 144 random bits, URL-safe.
+             * @example fkwjfvhall1yh6ytNJMHDwbq
+             */
+            url_token: string;
+            /**
+             * @description open: waiting for its answer; ready: answered; closed: the answer and files destroyed.
+             * @example open
+             * @enum {string}
+             */
+            state: "open" | "ready" | "closed";
+            /**
+             * @description Whether opening and answering it needs a passphrase.
+             * @example false
+             */
+            passphrase_protected: boolean;
+            /**
+             * @description Whether the responder's page shows a click-through step first.
+             * @example false
+             */
+            retrieval_step: boolean;
+            /**
+             * @description Whether the answer may come with files.
+             * @example false
+             */
+            response_file_attachments: boolean;
+            /**
+             * Format: date-time
+             * @description When the request closes by itself (created_at + the close_after_duration lifetime).
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            close_after_at: string;
+            /**
+             * Format: date-time
+             * @description When it was answered; null until then.
+             * @example null
+             */
+            responded_at: string | null;
+            /**
+             * Format: uri
+             * @description The responder's page: `{base}/requests/{url_token}`.
+             * @example https://pwpush.example.com/requests/fkwjfvhall1yh6ytNJMHDwbq
+             */
+            html_url: string;
+        };
         PushFileResponse: {
             /** @example report.pdf */
             filename: string;
@@ -1234,6 +1592,177 @@ export interface components {
             url_pushes: components["schemas"]["FeatureFlag"];
             /** @description Whether `kind: "qr"` pushes may be created (PWP__ENABLE_QR_PUSHES). */
             qr_code_pushes: components["schemas"]["FeatureFlag"];
+        };
+        RequestFileResponse: {
+            /**
+             * @description As the responder named it (cleaned).
+             * @example contract.pdf
+             */
+            filename: string;
+            /**
+             * @description A `type/subtype`.
+             * @example application/pdf
+             */
+            content_type: string;
+            /**
+             * @description Bytes.
+             * @example 1024
+             */
+            size: number;
+            /**
+             * Format: uri
+             * @description A download link that works for PWP__FILES__LINK_LIFETIME_SECONDS while the request is not closed.
+             * @example https://pwpush.example.com/api/v2/requests/fkwjfvhall1yh6ytNJMHDwbq/files/AQAAAAAAAQAAaV9f2g
+             */
+            url: string;
+        };
+        RequestInput: {
+            /**
+             * @description The message to the responder: what to send. Required, not blank, up to 1,048,576 characters; encrypted at rest.
+             * @example Please send the production database password.
+             */
+            request: string;
+            /**
+             * @description When the request closes by itself, counted from creation: 0 = 15 minutes, 1 = 30 minutes, 2 = 45 minutes, 3 = 1 hour, 4 = 6 hours, 5 = 12 hours, 6 = 1 day, 7 = 2 days, 8 = 3 days, 9 = 4 days, 10 = 5 days, 11 = 6 days, 12 = 7 days, 13 = 14 days, 14 = 21 days, 15 = 30 days, 16 = 60 days, 17 = 90 days. Default 8 (3 days). Other values are a 422. Decimal strings such as "8" are accepted.
+             * @example 8
+             * @enum {integer}
+             */
+            close_after_duration?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17;
+            /**
+             * @description Needed to open the request and answer it; whitespace-only means none. Stored only as an Argon2id hash and never returned.
+             * @example open sesame
+             */
+            passphrase?: string;
+            /**
+             * @description A plain label, shown to the requester only.
+             * @example Database password from Bob
+             */
+            name?: string;
+            /**
+             * @description A private note for the requester, encrypted at rest.
+             * @example For the migration on Friday
+             */
+            note?: string;
+            /**
+             * @description Whether the responder's page shows a click-through step first. Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means false.
+             * @example false
+             */
+            retrieval_step?: boolean;
+            /**
+             * @description Whether the responder's page shows the requester's email address. Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means false.
+             * @example true
+             */
+            include_requestor?: boolean;
+            /**
+             * @description Whether the answer may come with files (within the file pushes' limits). Also accepts "true"/"false", "1"/"0", 1/0, "on"/"off", "yes"/"no"; omitted means false.
+             * @example false
+             */
+            response_file_attachments?: boolean;
+        };
+        RequestResponse: {
+            /**
+             * @description The request token: 144 random bits, URL-safe.
+             * @example fkwjfvhall1yh6ytNJMHDwbq
+             */
+            url_token: string;
+            /**
+             * @description open: waiting for its answer; ready: answered; closed: the answer and files destroyed.
+             * @example open
+             * @enum {string}
+             */
+            state: "open" | "ready" | "closed";
+            /**
+             * @description Whether opening and answering it needs a passphrase.
+             * @example false
+             */
+            passphrase_protected: boolean;
+            /**
+             * @description Whether the responder's page shows a click-through step first.
+             * @example false
+             */
+            retrieval_step: boolean;
+            /**
+             * @description Whether the answer may come with files.
+             * @example false
+             */
+            response_file_attachments: boolean;
+            /**
+             * Format: date-time
+             * @description When the request closes by itself (created_at + the close_after_duration lifetime).
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            close_after_at: string;
+            /**
+             * Format: date-time
+             * @description When it was answered; null until then.
+             * @example null
+             */
+            responded_at: string | null;
+            /**
+             * Format: uri
+             * @description The responder's page: `{base}/requests/{url_token}`.
+             * @example https://pwpush.example.com/requests/fkwjfvhall1yh6ytNJMHDwbq
+             */
+            html_url: string;
+            /**
+             * Format: uri
+             * @description `{base}/api/v2/requests/{url_token}`.
+             * @example https://pwpush.example.com/api/v2/requests/fkwjfvhall1yh6ytNJMHDwbq
+             */
+            json_url: string;
+            /**
+             * @description The message to the responder.
+             * @example Please send the production database password.
+             */
+            request: string;
+            /**
+             * @description The close_after_duration chosen (default 8: 3 days).
+             * @example 8
+             */
+            close_after_duration: number;
+            /**
+             * @description Whole days until it closes, rounded up; 0 once closed.
+             * @example 3
+             */
+            days_remaining: number;
+            /**
+             * @description Whether the responder's page shows the requester's email address.
+             * @example true
+             */
+            include_requestor: boolean;
+            /**
+             * @description A plain label; "" when not given.
+             * @example Database password from Bob
+             */
+            name: string;
+            /**
+             * @description The private note; "" when not given.
+             * @example
+             */
+            note: string;
+            /**
+             * Format: date-time
+             * @description When the request was created.
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             * @example 2026-01-01T01:00:00.000Z
+             */
+            updated_at: string;
+        };
+        RespondBody: {
+            /** @description The answer. Unknown keys are ignored; a missing or empty object is a 400. */
+            request: components["schemas"]["ResponseInput"];
+        };
+        ResponseInput: {
+            /**
+             * @description The answer: the secret asked for. Required and not blank unless files come with it; up to 1,048,576 characters; encrypted at rest.
+             * @example hunter2
+             */
+            response?: string;
         };
         RetrievedPushResponse: {
             /**
@@ -1547,6 +2076,7 @@ export interface components {
             /** @description Sign-up and sign-in pages (not offered: accounts are managed with the CLI). */
             accounts: components["schemas"]["FeatureFlag"];
             pushes: components["schemas"]["PushesFeatures"];
+            /** @description Secret requests under /api/v2/requests and their pages (PWP__ENABLE_REQUESTS). */
             requests: components["schemas"]["FeatureFlag"];
         };
         VersionResponse: {
@@ -1579,7 +2109,7 @@ export interface components {
              *       "push.expired"
              *     ]
              */
-            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed")[];
             /** @example Security team */
             description: string | null;
             /**
@@ -1618,7 +2148,7 @@ export interface components {
              *       "push.expired"
              *     ]
              */
-            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded")[];
+            events: ("push.created" | "push.viewed" | "push.expired" | "push.passphrase_failed" | "push.file_downloaded" | "request.responded" | "request.closed")[];
             /** @example Security team */
             description: string | null;
             /**
@@ -2690,6 +3220,1344 @@ export interface operations {
                 };
             };
             /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRequestBody"];
+                "application/x-www-form-urlencoded": {
+                    /** @description As `request` in JSON. */
+                    "request[request]"?: string;
+                    "request[close_after_duration]"?: number;
+                    "request[passphrase]"?: string;
+                    "request[name]"?: string;
+                    "request[note]"?: string;
+                    "request[retrieval_step]"?: boolean;
+                    "request[include_requestor]"?: boolean;
+                    "request[response_file_attachments]"?: boolean;
+                };
+                "multipart/form-data": {
+                    /** @description As `request` in JSON. */
+                    "request[request]"?: string;
+                    "request[close_after_duration]"?: number;
+                    "request[passphrase]"?: string;
+                    "request[name]"?: string;
+                    "request[note]"?: string;
+                    "request[retrieval_step]"?: boolean;
+                    "request[include_requestor]"?: boolean;
+                    "request[response_file_attachments]"?: boolean;
+                    /** @description The requester's own files, for the responder (multipart only). */
+                    "request[files][]"?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The request, `open`. */
+            201: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestResponse"];
+                };
+            };
+            /** @description The body is not valid JSON or form data, or `request` is missing or empty. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Requests need an API token (a person asks): none was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer. */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is over 13 MiB, a multipart body's fields are over 5 MiB together, or a file is over a size limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data` (or has no Content-Type), or is compressed (a `Content-Encoding` other than `identity`). Refused before it is read. */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The types a body may have (with an unsupported type). */
+                    "Accept-Post"?: string;
+                    /** @description `identity`: send the body uncompressed (with a compressed body). */
+                    "Accept-Encoding"?: "identity";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request breaks a rule: `request` missing, blank or too long, close_after_duration not one of 0..17, files while file pushes are disabled or too many of them. */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. Also when the server is reading as many request bodies as it may hold at once (PWP__MAX_BODY_BYTES_IN_FLIGHT): this body was not read. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listActiveRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `<{base}{path}?page=N+1>; rel="next"` when another page follows; absent on the last page. */
+                    Link?: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200, or is given as a list or object (`page[]=1`). */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HEAD is refused (with `Allow`): reads of requests are audited and may close one whose time has come. */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The methods the path answers. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listClosedRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `<{base}{path}?page=N+1>; rel="next"` when another page follows; absent on the last page. */
+                    Link?: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200, or is given as a list or object (`page[]=1`). */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HEAD is refused (with `Allow`): reads of requests are audited and may close one whose time has come. */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The methods the path answers. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listOpenRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `<{base}{path}?page=N+1>; rel="next"` when another page follows; absent on the last page. */
+                    Link?: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200, or is given as a list or object (`page[]=1`). */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HEAD is refused (with `Allow`): reads of requests are audited and may close one whose time has come. */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The methods the path answers. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listReadyRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `<{base}{path}?page=N+1>; rel="next"` when another page follows; absent on the last page. */
+                    Link?: string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestResponse"][];
+                };
+            };
+            /** @description The page parameter is not an integer from 1 to 200, or is given as a list or object (`page[]=1`). */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HEAD is refused (with `Allow`): reads of requests are audited and may close one whose time has come. */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The methods the path answers. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    retrieveRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request's token, as create returned it. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request with its answer. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnsweredRequestResponse"];
+                };
+            };
+            /** @description The url_token is not valid percent-encoding. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request belongs to someone else. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No request has this token. Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HEAD is refused (with `Allow`): reads of requests are audited and may close one whose time has come. */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The methods the path answers. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    closeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request's token, as create returned it. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, `closed`. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestResponse"];
+                };
+            };
+            /** @description The url_token is not valid percent-encoding. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request belongs to someone else. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No request has this token. Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRequestAudit: {
+        parameters: {
+            query?: {
+                /** @description Page number, 50 items per page; a decimal integer from 1 to 200, anything else (also `page[]=1` or `page[a]=1`) is a 400. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The request's token, as create returned it. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogResponse"];
+                };
+            };
+            /** @description The url_token is not valid percent-encoding, or the page parameter is not an integer from 1 to 200 or not a scalar (`Invalid page parameter`). */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request belongs to someone else. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No request has this token. Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HEAD is refused (with `Allow`): reads of requests are audited and may close one whose time has come. */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The methods the path answers. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    downloadRequestFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request's token, as create returned it. */
+                url_token: string;
+                /** @description The signed part of the link, as the read gave it. */
+                link: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file, with its own Content-Type. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
+                    "Content-Disposition": string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length": number;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range. */
+            206: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description `attachment` with the filename (RFC 6266 `filename*` for non-ASCII names). */
+                    "Content-Disposition": string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length": number;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    /** @description `bytes start-end/size`. */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The url_token is not valid percent-encoding. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such request, or the link is not a valid, current link for one of its files. Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The range starts past the end of the file (Content-Range: `bytes *\/size`). */
+            416: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    previewRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request's token, as create returned it. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's html_url. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description The url_token is not valid percent-encoding. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No API token was sent, or the one sent is unknown, revoked or blank. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Always `Bearer`: send `Authorization: Bearer <API token>`. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request belongs to someone else. Or: under PWP__REQUIRE_MFA: the token belongs to someone who signs in with a password and has not turned two-factor authentication on. */
+            403: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No request has this token. Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HEAD is refused (with `Allow`): reads of requests are audited and may close one whose time has come. */
+            405: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The methods the path answers. */
+                    Allow: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address (PWP__THROTTLING__MINUTE / PWP__THROTTLING__SECOND); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    respondToRequest: {
+        parameters: {
+            query?: {
+                /** @description The push's passphrase. Prefer the X-Passphrase header, which keeps it out of URLs and logs; given twice, or as a list or object (`passphrase[]=x`, `passphrase[a]=x`), is a 400. */
+                passphrase?: string;
+            };
+            header?: {
+                /** @description The request's passphrase; preferred over the query parameter. */
+                "X-Passphrase"?: string;
+            };
+            path: {
+                /** @description The request's token, as create returned it. */
+                url_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RespondBody"];
+                "application/x-www-form-urlencoded": {
+                    /** @description As `response` in JSON. */
+                    "request[response]"?: string;
+                };
+                "multipart/form-data": {
+                    /** @description As `response` in JSON. */
+                    "request[response]"?: string;
+                    /** @description The responder's files, when the request takes them (multipart only). */
+                    "request[files][]"?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: the request is `ready` (nothing of the message or the answer is echoed). */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Never stored by browsers or proxies. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRequestResponse"];
+                };
+            };
+            /** @description The body is not valid JSON or form data, or `request` is missing or empty. */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The passphrase is missing or wrong. */
+            401: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PassphraseErrorResponse"] | components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No request has this token, or it is closed. Secret requests are off on this instance (PWP__ENABLE_REQUESTS=false): every route answers 404. */
+            404: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not all arrive within HTTP_REQUEST_TIMEOUT_MS of the headers (30 s); the connection is closed. A multipart upload may take longer as long as it does not pause that long; one that does is cut off without an answer. */
+            408: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request has been answered already. */
+            409: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is over 13 MiB, a multipart body's fields are over 5 MiB together, or a file is over a size limit. */
+            413: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data` (or has no Content-Type), or is compressed (a `Content-Encoding` other than `identity`). Refused before it is read. */
+            415: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description The types a body may have (with an unsupported type). */
+                    "Accept-Post"?: string;
+                    /** @description `identity`: send the body uncompressed (with a compressed body). */
+                    "Accept-Encoding"?: "identity";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The answer breaks a rule: `response` missing (without files), blank or too long; files on a request that takes none, or too many. */
+            422: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address, or too many wrong passphrases for this request in the last minute. */
+            429: {
+                headers: {
+                    /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */
+                    "X-Request-Id": string;
+                    /** @description Seconds until requests are accepted again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database cannot be reached or did not answer in time; nothing was changed. Retry after Retry-After seconds. Also when the server is reading as many request bodies as it may hold at once (PWP__MAX_BODY_BYTES_IN_FLIGHT): this body was not read. */
             503: {
                 headers: {
                     /** @description The request's id: the caller's own X-Request-Id when it is sane (1-128 of `[A-Za-z0-9_.:-]`), else a UUID. */

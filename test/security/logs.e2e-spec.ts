@@ -96,6 +96,23 @@ describe('logs and webhooks of a full session', () => {
     expect((await post(secrets.wrongPassphrase)).status).toBe(401);
     const revealed = await post(secrets.passphrase);
     expect([revealed.status, await revealed.text()]).toEqual([200, expect.stringContaining(secrets.payload)]);
+    // A secret request: its message, its answer (with a file) and passphrase, its token and its file's link.
+    const asked = await api.post('/api/v2/requests', { request: { request: secrets.payload, note: secrets.note, passphrase: secrets.passphrase, response_file_attachments: true } }, bearer);
+    const requestToken = asked.body.url_token as string;
+    const answer = new FormData();
+    answer.append('request[response]', secrets.formPayload);
+    answer.append('request[files][]', new Blob([secrets.fileContent]), secrets.filename);
+    const answered = await fetch(`${server.url}/api/v2/requests/${requestToken}/respond?passphrase=${secrets.passphrase}`, { method: 'PATCH', body: answer });
+    expect(answered.status).toBe(200);
+    const wrong = await fetch(`${server.url}/api/v2/requests/${requestToken}/respond`, {
+      method: 'PATCH',
+      headers: { 'x-passphrase': secrets.wrongPassphrase, 'content-type': 'application/json' },
+      body: JSON.stringify({ request: { response: secrets.invalid } }),
+    });
+    expect(wrong.status).toBe(401);
+    const [requestFile] = (await api.get(`/api/v2/requests/${requestToken}`, bearer)).body.files as { url: string }[];
+    expect(await (await fetch(requestFile.url)).text()).toBe(secrets.fileContent);
+    const requestLink = requestFile.url.split('/').pop()!;
     // Until the worker has sent everything (the queue's gauge: events not dispatched and deliveries pending).
     const waiting = async () => Number(/^pwpush_notification_queue_depth (\S+)$/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
     for (const deadline = Date.now() + 20_000; (await waiting()) > 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -107,7 +124,7 @@ describe('logs and webhooks of a full session', () => {
     const bodies = receiver.received.map((hook) => hook.body);
     expect(new Set(bodies.map((body) => (JSON.parse(body) as { type: string }).type))).toEqual(new Set(events));
     const output = server.output();
-    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link, pagePush.url_token, csrf]) {
+    for (const secret of [...Object.values(secrets), apiToken, urlToken, answers[12].body.url_token as string, filePush.url_token, link, pagePush.url_token, csrf, requestToken, requestLink]) {
       expect(output).not.toContain(secret);
       for (const body of bodies) expect(body).not.toContain(secret);
     }
@@ -118,6 +135,7 @@ describe('logs and webhooks of a full session', () => {
     expect(requests.map((entry) => entry.req!.id)).toContain('trace-logs-1');
     expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/audit');
     expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/pushes/:url_token/files/:link');
+    expect(requests.map((entry) => entry.req!.url)).toContain('/api/v2/requests/:url_token/respond');
     expect(requests.map((entry) => entry.req!.url)).toContain('/p/:url_token/access');
   });
 

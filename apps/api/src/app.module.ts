@@ -14,6 +14,7 @@ import { PagesModule } from '@app/pages';
 import { ExpirySweepModule, PushesModule } from '@app/pushes';
 import { RateLimitModule } from '@app/rate-limit';
 import { RedisModule } from '@app/redis';
+import { RequestsModule, RequestsSweepModule } from '@app/requests';
 import { VersionModule } from '@app/version';
 import { LoggingModule } from './logging.module';
 
@@ -35,6 +36,8 @@ export class AppModule {
         AuditModule,
         PushesModule,
         ExpirySweepModule,
+        RequestsModule,
+        RequestsSweepModule,
         NotificationsModule,
         NotificationWorkerModule,
         // Before the pages: its routes `/p/:url_token.json` would otherwise be taken by the page `/p/:url_token`.

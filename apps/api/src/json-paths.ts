@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 const SUFFIX = '.json';
 /** Download links are opaque: a `.json` there is part of nothing the API names. */
-const DOWNLOAD = /^\/api\/v2\/pushes\/[^/]+\/files\//;
+const DOWNLOAD = /^\/api\/v2\/(?:pushes|requests)\/[^/]+\/files\//;
 
 /**
  * The reference's routes answer with a `.json` suffix (`format: :json`), and its clients use it:

@@ -18,6 +18,10 @@ describe('redactUrl', () => {
     ['an API v1 URL push preview', `/r/${TOKEN}/preview.json`, '/r/:url_token/preview.json'],
     ['a legacy file link', `/f/${TOKEN}`, '/f/:url_token'],
     ['a legacy link with the step', `/r/${TOKEN}/r`, '/r/:url_token/r'],
+    ['a secret request', `/api/v2/requests/${TOKEN}`, '/api/v2/requests/:url_token'],
+    ['an answer to a request', `/api/v2/requests/${TOKEN}/respond.json?passphrase=x`, '/api/v2/requests/:url_token/respond.json'],
+    ['a request\'s file', `/api/v2/requests/${TOKEN}/files/AQAAAAAAAQAAaSNBLnwRZ2kPRhNOhEUB9gFqHUAbkQ`, '/api/v2/requests/:url_token/files/:link'],
+    ['a request\'s page', `/requests/${TOKEN}`, '/requests/:url_token'],
   ])('masks the token in %s', (_name, url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });
@@ -25,6 +29,8 @@ describe('redactUrl', () => {
   it.each([
     ['the active list', '/api/v2/pushes/active?page=3', '/api/v2/pushes/active'],
     ['the expired list', '/api/v2/pushes/expired', '/api/v2/pushes/expired'],
+    ['the lists of requests', '/api/v2/requests/open.json?page=2', '/api/v2/requests/open.json'],
+    ['the closed requests', '/api/v2/requests/closed', '/api/v2/requests/closed'],
     ['an API v1 list', '/p/active.json?page=2', '/p/active.json'],
     ['an API v1 create', '/p.json', '/p.json'],
     ['creation', '/api/v2/pushes', '/api/v2/pushes'],

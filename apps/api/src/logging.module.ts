@@ -82,7 +82,7 @@ export const LOG_SAFETY = { serializers, formatters: { log: censorLogObject } };
 
 /**
  * Keeps secrets out of request logs: the query string (which may hold a passphrase) is dropped
- * and push tokens and download links in paths are masked. Headers are not logged at all.
+ * and push and request tokens and download links in paths are masked. Headers are not logged at all.
  */
 export function redactUrl(url: string | undefined): string {
   const path = (url ?? '').split('?')[0];
@@ -90,6 +90,8 @@ export function redactUrl(url: string | undefined): string {
   // `/f/` and `/r/` are API v1's prefixes (and the legacy links'); `.json` is API v1's and the API's suffix.
   return path
     .replace(/\/(pushes|p|f|r)\/(?!(?:active|expired)(?:\.json)?(?:\/|$))[^/]+?(\.json)?(?=\/|$)/gi, '/$1/:url_token$2')
+    // Secret requests (the API's and the responder's page), their lists' names kept.
+    .replace(/\/(requests)\/(?!(?:active|open|ready|closed)(?:\.json)?(?:\/|$))[^/]+?(\.json)?(?=\/|$)/gi, '/$1/:url_token$2')
     .replace(/\/(files)\/[^/]+/gi, '/$1/:link');
 }
 

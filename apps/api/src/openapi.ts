@@ -4,6 +4,7 @@ import { ApiV1Module } from '@app/api-v1';
 import { addSecuritySchemes, TWO_FACTOR_REQUIRED } from '@app/auth';
 import { NotificationsModule } from '@app/notifications';
 import { PushesModule } from '@app/pushes';
+import { RequestsModule } from '@app/requests';
 import { VersionModule } from '@app/version';
 
 /** Swagger UI; the document itself is at `/api-docs.json`. */
@@ -30,7 +31,7 @@ The reference's legacy API v1 (\`/p.json\`, \`/p/{url_token}.json\`, ..., tag \`
  * The modules whose routes make up the client API. Operational endpoints (health, readiness,
  * metrics) are for the platform, not for API clients, and stay out of the document.
  */
-const API_MODULES = [PushesModule, NotificationsModule, VersionModule, ApiV1Module];
+const API_MODULES = [PushesModule, RequestsModule, NotificationsModule, VersionModule, ApiV1Module];
 
 /**
  * The OpenAPI document of the app, from the controllers' metadata. Needs the Nest app to be
@@ -46,6 +47,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
       .addServer('/', 'The instance serving this document')
       .addTag('pushes', 'Create, retrieve, preview, list, audit and expire secrets.')
+      .addTag('requests', 'Ask someone to send you a secret: they answer once through a link, only you read it, and it is destroyed when the request closes.')
       .addTag('version', 'What this instance is and which features it enables.')
       .addTag('webhooks', 'Your endpoints for events on your pushes: signed webhooks, or mail to yourself.')
       .addTag('api-v1', "The reference's legacy API v1, deprecated: each operation names its v2 successor."),

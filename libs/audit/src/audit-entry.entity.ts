@@ -3,6 +3,9 @@ import { epochMillis } from '@app/database';
 
 export const AUDIT_KINDS = ['creation', 'view', 'failed_view', 'expire', 'failed_passphrase', 'owner_view', 'file_download', 'creation_email_send', 'admin_view'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
+/** What a secret request's log tells: its creation, the responder opening it (view), a wrong passphrase, the answer, each read of it, its close. */
+export const REQUEST_AUDIT_KINDS = ['creation', 'view', 'failed_passphrase', 'response', 'response_view', 'expire'] as const;
+export type RequestAuditKind = (typeof REQUEST_AUDIT_KINDS)[number];
 
 @Entity({ name: 'audit_entries' })
 @Index('ix_audit_entries_push_id_id', ['pushId', 'id'])

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AUDIT_KINDS, type AuditEntryEntity, type AuditKind } from './audit-entry.entity';
+import { AUDIT_KINDS, type AuditEntryEntity, type AuditKind, REQUEST_AUDIT_KINDS, type RequestAuditKind } from './audit-entry.entity';
 
 const TIME_EXAMPLE = '2026-01-01T01:00:00.000Z';
 
@@ -30,12 +30,12 @@ export class NotifyByEmail {
 export class AuditEntryResponse {
   @ApiProperty({
     type: String,
-    enum: AUDIT_KINDS,
+    enum: [...new Set([...AUDIT_KINDS, ...REQUEST_AUDIT_KINDS])],
     description:
-      'creation; view (a counted retrieval); owner_view (the owner retrieving, not counted); admin_view (an administrator retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion); file_download; creation_email_send (the link mailed to recipients: see notify_by_email).',
+      'creation; view (a counted retrieval; of a secret request: the responder opened its page); owner_view (the owner retrieving, not counted); admin_view (an administrator retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion; of a request: closed by its owner); file_download; creation_email_send (the link mailed to recipients: see notify_by_email); response (a request answered) and response_view (its owner reading the answer).',
     example: 'view',
   })
-  kind!: AuditKind;
+  kind!: AuditKind | RequestAuditKind;
 
   @ApiProperty({
     type: String,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InsertedId, Sql, Statement } from '@app/database';
-import { AuditEntryEntity, AuditKind } from './audit-entry.entity';
+import { AuditEntryEntity, AuditKind, RequestAuditKind } from './audit-entry.entity';
 import { type InstanceLogEntry, type InstanceLogQuery, instanceLogStatement, PUSHES_OF_ENTRIES, toInstanceLogEntry } from './instance-log';
 
 export interface NewAuditEntry {
@@ -19,13 +19,16 @@ const SELECT_PAGE =
   'SELECT id, push_id, kind, ip, user_agent, referrer, details, created_at, updated_at FROM audit_entries WHERE push_id = ? ORDER BY id ASC LIMIT ? OFFSET ?';
 /** What each entry adds to its batch's totals: the push's count of entries follows them (see WriteBatch). */
 export const AUDIT_ENTRIES = 'audit_entries';
+const APPEND_FOR_REQUEST = 'INSERT INTO request_audit_entries (request_id, kind, ip, user_agent, referrer, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const SELECT_REQUEST_PAGE =
+  'SELECT id, request_id, kind, ip, user_agent, referrer, NULL AS details, created_at, updated_at FROM request_audit_entries WHERE request_id = ? ORDER BY id ASC LIMIT ? OFFSET ?';
 const UPDATE_DETAILS = 'UPDATE audit_entries SET details = ?, updated_at = ? WHERE id = ?';
 
-type AuditRow = Record<'id' | 'push_id' | 'kind' | 'ip' | 'user_agent' | 'referrer' | 'details' | 'created_at' | 'updated_at', unknown>;
+type AuditRow = Record<'id' | 'kind' | 'ip' | 'user_agent' | 'referrer' | 'details' | 'created_at' | 'updated_at', unknown> & { push_id?: unknown; request_id?: unknown };
 
 const toEntry = (row: AuditRow): AuditEntryEntity => ({
   id: Number(row.id),
-  pushId: Number(row.push_id),
+  pushId: Number(row.push_id ?? row.request_id),
   kind: row.kind as AuditKind,
   ip: row.ip as string,
   userAgent: row.user_agent as string,
@@ -46,6 +49,20 @@ export class AuditRepository {
       parameters: [entry.pushId, entry.kind, entry.ip.slice(0, 45), entry.userAgent, entry.referrer, entry.details ?? null, entry.at, entry.at],
       adds: { [AUDIT_ENTRIES]: 1 },
     };
+  }
+
+  /** The statement appending an entry to a secret request's log; it adds 1 to the batch's AUDIT_ENTRIES too. */
+  appendForRequest(entry: Omit<NewAuditEntry, 'pushId' | 'details' | 'kind'> & { requestId: number | InsertedId; kind: RequestAuditKind }): Statement {
+    return {
+      sql: APPEND_FOR_REQUEST,
+      parameters: [entry.requestId, entry.kind, entry.ip.slice(0, 45), entry.userAgent, entry.referrer, entry.at, entry.at],
+      adds: { [AUDIT_ENTRIES]: 1 },
+    };
+  }
+
+  /** A page of a request's entries, oldest first, in the shape of a push's (no details). */
+  async pageForRequest(requestId: number, offset: number, limit: number): Promise<AuditEntryEntity[]> {
+    return (await this.sql.rows<AuditRow>(SELECT_REQUEST_PAGE, [requestId, limit, offset])).map(toEntry);
   }
 
   async updateDetails(id: number, details: string, at: number): Promise<void> {

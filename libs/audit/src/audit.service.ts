@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClientInfo, Clock, PAGE_SIZE } from '@app/common';
 import { InsertedId, Statement } from '@app/database';
-import { AuditKind } from './audit-entry.entity';
+import { AuditKind, RequestAuditKind } from './audit-entry.entity';
 import { AuditLogResponse, mapAuditEntry, NotifyByEmail } from './audit-log.dto';
 import { AuditRepository } from './audit.repository';
 import { AuditStdout } from './audit-stdout';
@@ -61,6 +61,17 @@ export class AuditService {
 
   count(): Promise<number> {
     return this.repository.count();
+  }
+
+  /** The statement recording an entry of a secret request's log (`requestId` may be the id its batch inserts). */
+  requestEntry(requestId: number | InsertedId, kind: RequestAuditKind, client: ClientInfo): Statement {
+    return this.repository.appendForRequest({ requestId, kind, ip: client.ip, userAgent: client.userAgent, referrer: client.referrer, at: this.clock.now() });
+  }
+
+  /** A page of a secret request's log, in the same shape as a push's. */
+  async requestPage(requestId: number, page: number): Promise<AuditLogResponse> {
+    const entries = await this.repository.pageForRequest(requestId, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+    return { logs: entries.map(mapAuditEntry) };
   }
 
   async page(pushId: number, page: number): Promise<AuditLogResponse> {

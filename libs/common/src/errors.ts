@@ -74,6 +74,9 @@ export class UnauthenticatedError extends Error {}
 /** 403: authenticated, but not allowed. */
 export class ForbiddenError extends Error {}
 
+/** 409: the change was made already, by someone else (a request answered once). */
+export class ConflictError extends Error {}
+
 /** 405: the route exists, but not for this method (HEAD on a route that reveals a secret). */
 export class MethodNotAllowedError extends Error {
   constructor(readonly allow: string[]) {

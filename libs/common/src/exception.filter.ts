@@ -2,6 +2,7 @@ import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpExcepti
 import type { Response } from 'express';
 import {
   BadRequestError,
+  ConflictError,
   errorCode,
   ForbiddenError,
   MethodNotAllowedError,
@@ -74,6 +75,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return [HttpStatus.UNAUTHORIZED, { error: exception.message }, { 'WWW-Authenticate': 'Bearer' }];
     }
     if (exception instanceof ForbiddenError) return [HttpStatus.FORBIDDEN, { error: exception.message }, {}];
+    if (exception instanceof ConflictError) return [HttpStatus.CONFLICT, { error: exception.message }, {}];
     if (exception instanceof MethodNotAllowedError) return [HttpStatus.METHOD_NOT_ALLOWED, { error: exception.message }, { Allow: exception.allow.join(', ') }];
     if (exception instanceof TooManyRequestsError) {
       return [HttpStatus.TOO_MANY_REQUESTS, { error: exception.message }, { 'Retry-After': String(exception.retryAfterSeconds) }];

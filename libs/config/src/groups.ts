@@ -18,6 +18,7 @@ import { PROXY } from './proxy-settings';
 import { FILE_PUSHES, QR_PUSHES, TEXT_PUSHES, URL_PUSHES } from './push-kind-settings';
 import { RATE_LIMITS } from './rate-limit-settings';
 import { REDIS } from './redis-settings';
+import { REQUESTS } from './request-settings';
 import { Setting, SettingGroup } from './setting';
 import { STORAGE } from './storage-settings';
 import { WEBHOOKS } from './webhook-settings';
@@ -39,6 +40,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
   URL_PUSHES,
   FILE_PUSHES,
   QR_PUSHES,
+  REQUESTS,
   FILES,
   STORAGE,
   MAIL,

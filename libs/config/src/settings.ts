@@ -20,6 +20,7 @@ import { KindSettings, PushKind, readKinds } from './push-kind-settings';
 import { PAGES, PageSettings } from './page-settings';
 import { RATE_LIMITS } from './rate-limit-settings';
 import { readRedis } from './redis-settings';
+import { REQUESTS } from './request-settings';
 import { WebhookSettings, readWebhookSettings } from './webhook-settings';
 
 export type { DatabaseTarget, MysqlTarget } from './database-url';
@@ -61,6 +62,8 @@ export interface Settings {
   /** Whether `expire_after_duration` may choose the lifetimes under a day (15 minutes to 12 hours). */
   allowSubdayExpiry: boolean;
   kinds: Record<PushKind, KindSettings>;
+  /** Secret requests (PWP__ENABLE_REQUESTS): off, none of their routes or pages exist. */
+  requests: { enabled: boolean };
   files: FileSettings;
   /** Peers (and X-Forwarded-For hops) whose X-Forwarded-* headers are believed: addresses and CIDR ranges. */
   trustedProxies: string[];
@@ -126,6 +129,7 @@ export function loadSettings(env: Env): Settings {
     overrideBaseUrl,
     ...read.all(API),
     kinds: readKinds(read),
+    requests: read.all(REQUESTS),
     files: readFiles(read, dataDir),
     trustedProxies: readTrustedProxies(read),
     forceSsl: read(PROXY.settings.forceSsl),

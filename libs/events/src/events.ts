@@ -1,11 +1,19 @@
-/** What owners can subscribe to, in the order the API lists them. */
-export const PUSH_EVENT_TYPES = ['push.created', 'push.viewed', 'push.expired', 'push.passphrase_failed', 'push.file_downloaded'] as const;
+/**
+ * What owners can subscribe to, in the order the API lists them (and the order of a webhook's
+ * stored bits: new types are appended). The request.* events tell of the owner's secret requests.
+ */
+export const PUSH_EVENT_TYPES = [
+  'push.created', 'push.viewed', 'push.expired', 'push.passphrase_failed', 'push.file_downloaded', 'request.responded', 'request.closed',
+] as const;
 export type PushEventType = (typeof PUSH_EVENT_TYPES)[number];
 
 /** Why a push expired: its views were used up, its days elapsed, or its owner, a viewer or an administrator expired it. */
 export type ExpiryReason = 'views' | 'days' | 'owner' | 'viewer' | 'admin';
 
-/** What an event tells of its push: never the payload, passphrase, note or file names. */
+/**
+ * What an event tells of its push (or secret request: `kind` "request", `views_remaining` 0,
+ * `expired` once closed): never the payload, answer, message, passphrase, note or file names.
+ */
 export interface PushEventData {
   /**
    * The full token, kept in the outbox (as the push's row keeps it) for the endpoints whose owner
@@ -17,7 +25,7 @@ export interface PushEventData {
   views_remaining: number;
   days_remaining: number;
   expired: boolean;
-  /** push.expired only. */
+  /** push.expired and request.closed only (a request's end of time is `days`, its owner's close `owner`). */
   reason?: ExpiryReason;
 }
 
@@ -49,7 +57,8 @@ export interface LinkMail {
 }
 
 /** Which account mail: a link to confirm an address, reset a password or unlock the account, or a notice. */
-export type AccountMailKind = 'confirmation' | 'reset' | 'unlock' | 'password_changed' | 'email_changed';
+/** request_answered: one of the person's secret requests was answered (a notice: never the answer, no link). */
+export type AccountMailKind = 'confirmation' | 'reset' | 'unlock' | 'password_changed' | 'email_changed' | 'request_answered';
 
 /**
  * A mail to a person about their account. A link's token is sealed with the master key

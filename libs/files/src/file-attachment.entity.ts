@@ -5,6 +5,7 @@ import { epochMillis } from '@app/database';
 @Index('ux_file_attachments_blob_key', ['blobKey'], { unique: true })
 @Index('ix_file_attachments_push_id', ['pushId'])
 @Index('ix_file_attachments_destroy_at', ['destroyAt'])
+@Index('ix_file_attachments_request_id', ['requestId'])
 export class FileAttachmentEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -13,6 +14,15 @@ export class FileAttachmentEntity {
   @Column({ name: 'push_id', type: 'int', nullable: true })
   @ForeignKey('pushes', { name: 'fk_file_attachments_push', onDelete: 'CASCADE' })
   pushId!: number | null;
+
+  /** Or the secret request it belongs to (set to null should the request be deleted: the row then waits for its destroy_at). */
+  @Column({ name: 'request_id', type: 'int', nullable: true })
+  @ForeignKey('requests', { name: 'fk_file_attachments_request', onDelete: 'SET NULL' })
+  requestId!: number | null;
+
+  /** A request's file: the responder's (true) or the requester's own (false). */
+  @Column({ name: 'from_responder', type: 'boolean', default: false })
+  fromResponder!: boolean;
 
   /** The blob's name in storage: random, never derived from the filename. */
   @Column({ name: 'blob_key', type: 'varchar', length: 64 })

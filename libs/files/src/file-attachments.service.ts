@@ -50,6 +50,8 @@ const VAGUE_CONTENT_TYPES = new Set(['', 'text/plain', 'application/octet-stream
 @Injectable()
 export class FileAttachments {
   private readonly links: DownloadLinks;
+  /** A request's links have a key of their own: no push's link can name a request's file, nor the reverse. */
+  private readonly requestLinks: DownloadLinks;
 
   constructor(
     private readonly repository: FileAttachmentsRepository,
@@ -60,6 +62,7 @@ export class FileAttachments {
     private readonly metrics: Metrics,
   ) {
     this.links = new DownloadLinks(cipher.deriveKey('file-download-links'));
+    this.requestLinks = new DownloadLinks(cipher.deriveKey('request-file-download-links'));
   }
 
   /** A new set of uploads for one push, within the per-push limits. */
@@ -85,10 +88,33 @@ export class FileAttachments {
     return rows.map((row) => ({ ...this.metaOf(row), size: row.size, link: this.links.sign(pushId, row.id, expiresAt) }));
   }
 
+  /** Gives the batch's uploads to one side of a secret request, until `destroyAt` at the latest (its close). */
+  async attachToRequest(requestId: number, fromResponder: boolean, batch: UploadBatch, destroyAt: number): Promise<void> {
+    const taken = await this.repository.attachTo(batch.ids, { requestId, fromResponder }, destroyAt);
+    if (taken !== batch.ids.length) throw new Error('An upload was removed before its request took it.');
+  }
+
+  /** One side's files of a secret request, each with a link that works until `now` + the link lifetime. */
+  async listForRequest(requestId: number, fromResponder: boolean): Promise<AttachedFile[]> {
+    const expiresAt = this.linkExpiry();
+    const rows = await this.repository.findFor({ requestId, fromResponder });
+    return rows.map((row) => ({ ...this.metaOf(row), size: row.size, link: this.requestLinks.sign(requestId, row.id, expiresAt) }));
+  }
+
   /** The file a link names, if the link is genuine, unexpired, for this push, and the file still exists. */
   async open(pushId: number, link: string): Promise<StoredFile | null> {
     const fileId = this.links.verify(link, pushId, this.clock.now());
-    const row = fileId === null ? null : await this.repository.findOneForPush(fileId, pushId);
+    return this.openRow(fileId === null ? null : await this.repository.findOneForPush(fileId, pushId));
+  }
+
+  /** The file of a secret request a link names (either side's: the link, given only to whom may read it, says which). */
+  async openForRequest(requestId: number, link: string): Promise<StoredFile | null> {
+    const fileId = this.requestLinks.verify(link, requestId, this.clock.now());
+    const row = fileId === null ? null : await this.repository.findOneFor(fileId, { requestId, fromResponder: false });
+    return this.openRow(row ?? (fileId === null ? null : await this.repository.findOneFor(fileId, { requestId, fromResponder: true })));
+  }
+
+  private openRow(row: FileAttachmentEntity | null): StoredFile | null {
     if (!row) return null;
     const streamKey = StreamKey.fromBytes(this.cipher.open(row.streamKey, `file-key:${row.blobKey}`));
     const { blobKey, size } = row;
@@ -108,6 +134,11 @@ export class FileAttachments {
   /** Destroys the files of these pushes: blobs first, then their rows. Returns how many. */
   async destroyFor(pushIds: number[]): Promise<number> {
     return this.destroy(await this.repository.blobsOfPushes(pushIds));
+  }
+
+  /** Destroys the files of these secret requests, both sides': blobs first, then their rows. Returns how many. */
+  async destroyForRequests(requestIds: number[]): Promise<number> {
+    return this.destroy(await this.repository.blobsOfRequests(requestIds));
   }
 
   /** Destroys up to `limit` blobs whose time has come (see keepForLinks, attach, ABANDONED_UPLOAD_MS); returns how many. */

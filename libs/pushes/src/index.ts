@@ -21,4 +21,7 @@ export { CreatesPush, CreatePushRoutes, Uploads } from './create-push.guard';
 export { anonymousRefusal } from './creation-rules';
 // For the recipient's page, which says how long a push has left in the same words; and for other
 // things that expire by the same rule (a lifetime from creation, elapsed from its last instant on).
-export { describeLifetime, expiresAtFor, hasElapsed } from './expiry';
+export { describeLifetime, expiresAtFor, hasElapsed, LIFETIME_BY_DURATION } from './expiry';
+// For secret requests (@app/requests), which take their message and answer within a push's limits, and answer no-store as pushes do.
+export { TEXT_PAYLOAD_MAX } from './dto/create-push.dto';
+export { noStore } from './no-store.middleware';

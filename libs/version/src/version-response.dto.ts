@@ -44,7 +44,7 @@ export class VersionFeatures {
   @ApiProperty({ type: PushesFeatures })
   pushes!: PushesFeatures;
 
-  @ApiProperty({ type: FeatureFlag })
+  @ApiProperty({ type: FeatureFlag, description: 'Secret requests under /api/v2/requests and their pages (PWP__ENABLE_REQUESTS).' })
   requests!: FeatureFlag;
 }
 

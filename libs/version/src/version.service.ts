@@ -24,7 +24,7 @@ export class VersionService {
           url_pushes: { enabled: settings.kinds.url.enabled },
           qr_code_pushes: { enabled: settings.kinds.qr.enabled },
         },
-        requests: { enabled: false },
+        requests: { enabled: settings.requests.enabled },
       },
     };
   }

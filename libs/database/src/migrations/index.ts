@@ -13,6 +13,7 @@ import { EmailQuotas1764763200000 } from './1764763200000-email-quotas';
 import { PeopleAccounts1764892800000 } from './1764892800000-people-accounts';
 import { TwoFactor1764936000000 } from './1764936000000-two-factor';
 import { CustomStylesheets1764979200000 } from './1764979200000-custom-stylesheets';
+import { SecretRequests1765065600000 } from './1765065600000-secret-requests';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   PeopleAccounts1764892800000,
   TwoFactor1764936000000,
   CustomStylesheets1764979200000,
+  SecretRequests1765065600000,
 ];

@@ -1,0 +1,81 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { clientInfoOf, FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
+import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
+import type { StoredRequest } from './requests.repository';
+import { RequestsService } from './requests.service';
+
+const PURPOSE = 'pwpush:request-body';
+const FILE_FIELD = 'request[files][]';
+type Purpose = 'create' | 'respond';
+
+type BodyRequest = Request & { uploads?: UploadBatch; respondable?: StoredRequest };
+
+/**
+ * A route whose multipart body carries files as `request[files][]` parts: a request's create (the
+ * requester's own files) or its answer (the responder's). Each file is encrypted into storage
+ * while it arrives; an answer is checked (open, passphrase) before a byte of it is stored. JSON
+ * and form bodies are read by the app-wide body reader as usual.
+ */
+export const TakesRequestFiles = (purpose: Purpose) => applyDecorators(SetMetadata(PURPOSE, purpose), UseGuards(RequestBodyGuard));
+
+/** A route guard, so it runs after authentication and before the body is validated (as a push's create). */
+@Injectable()
+export class RequestBodyGuard implements CanActivate {
+  constructor(
+    private readonly requests: RequestsService,
+    private readonly files: FileAttachments,
+    private readonly reflector: Reflector,
+    private readonly bodies: RequestBodies,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<BodyRequest>();
+    if (request.body !== undefined || !request.is('multipart/form-data')) return true;
+    const purpose = this.reflector.get<Purpose>(PURPOSE, context.getHandler());
+    const response = context.switchToHttp().getResponse<Response>();
+    let respondable: StoredRequest | undefined;
+    if (purpose === 'respond') {
+      respondable = await this.requests.checkRespondable(String(request.params.url_token), passphraseOf(request), clientInfoOf(request));
+      request.respondable = respondable;
+    }
+    this.bodies.admitMultipart(request, response);
+    const uploads = this.files.uploads();
+    try {
+      request.body = await readMultipartBody(request, {
+        maxFields: FORM_PARAMETER_LIMIT,
+        maxFieldBytes: MULTIPART_FIELDS_BYTES,
+        onFile: async (part) => {
+          if (part.field !== FILE_FIELD) throw ValidationFailedError.of('files', `Files must be sent as ${FILE_FIELD} parts.`);
+          if (respondable) await this.requests.receiveResponseFile(respondable, uploads, part);
+          else await this.requests.receiveFile(uploads, part);
+        },
+      });
+    } catch (error) {
+      request.resume();
+      await uploads.discard();
+      throw error;
+    }
+    request.uploads = uploads;
+    if (uploads.count > 0) {
+      const body = request.body as Record<string, unknown>;
+      const wrapped = body.request;
+      request.body = { ...body, request: { ...(typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped) ? wrapped : {}), files: [] } };
+      response.once('close', () => void uploads.discard().catch(() => undefined));
+    }
+    return true;
+  }
+}
+
+/** The passphrase as a push's retrieval takes it: the X-Passphrase header, else the query's (a string). */
+function passphraseOf(request: Request): string | undefined {
+  const query: unknown = request.query.passphrase;
+  return request.get('x-passphrase') ?? (typeof query === 'string' ? query : undefined);
+}
+
+/** The files a multipart body brought (none for other bodies: the service then makes an empty batch). */
+export const RequestUploads = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<BodyRequest>().uploads);
+
+/** The request a multipart answer was checked against before its files were read. */
+export const CheckedRequest = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<BodyRequest>().respondable);

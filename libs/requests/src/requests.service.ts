@@ -1,0 +1,227 @@
+import { Injectable } from '@nestjs/common';
+import { AuditLogResponse, AuditService } from '@app/audit';
+import { type AuthenticatedUser, checkOwner } from '@app/auth';
+import {
+  ClientInfo, Clock, ConflictError, FieldFaults, fieldErrorsOf, NotFoundError, Page, PAGE_SIZE, PassphraseRequiredError, publicBaseUrl, toPage,
+  TooManyRequestsError, ValidationFailedError,
+} from '@app/common';
+import { InjectSettings, Settings } from '@app/config';
+import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
+import { FileAttachments, type IncomingFile, type StoredFile, UploadBatch } from '@app/files';
+import { FailedAttempts } from '@app/rate-limit';
+import { closeAfterLifetime, DEFAULT_CLOSE_AFTER_DURATION, describeCloseAfter } from './closing-times';
+import { RequestInput, ResponseInput } from './dto/create-request.dto';
+import {
+  AnsweredRequestResponse, mapAnsweredRequest, mapPublicRequest, mapRequest, PublicRequestResponse, requestHtmlUrl, requestListUrl, RequestResponse,
+} from './dto/request-response.dto';
+import { RequestClosing } from './request-closing';
+import { RequestEvents } from './request-events';
+import type { RequestEntity, RequestState } from './request.entity';
+import { RequestsRepository, StoredRequest } from './requests.repository';
+
+const NOT_YOURS = "That request doesn't belong to you.";
+const ANSWERED = 'This request has already been answered.';
+const TOO_MANY_ATTEMPTS = 'Too many failed passphrase attempts. Try again later.';
+const FILES_DISABLED = 'File attachments are disabled.';
+const NO_FILES = 'This request does not take files.';
+
+/** The owner's lists and the states each shows. */
+export const REQUEST_LISTS = { active: ['open', 'ready'], open: ['open'], ready: ['ready'], closed: ['closed'] } as const satisfies Record<string, readonly RequestState[]>;
+export type RequestList = keyof typeof REQUEST_LISTS;
+
+/**
+ * Secret requests: a signed-in person asks, whoever holds the link answers once, and only the
+ * requester reads the answer, until the request closes (RequestClosing) and it is destroyed.
+ */
+@Injectable()
+export class RequestsService {
+  constructor(
+    private readonly repository: RequestsRepository,
+    private readonly closing: RequestClosing,
+    private readonly audit: AuditService,
+    private readonly cipher: FieldCipher,
+    private readonly hasher: PassphraseHasher,
+    private readonly attempts: FailedAttempts,
+    private readonly files: FileAttachments,
+    private readonly clock: Clock,
+    @InjectSettings() private readonly settings: Settings,
+    private readonly events: RequestEvents,
+  ) {}
+
+  /** One file of a multipart body, stored encrypted as it streams in; files follow the file pushes' setting and limits. */
+  async receiveFile(uploads: UploadBatch, file: IncomingFile): Promise<void> {
+    if (!this.settings.kinds.file.enabled) throw ValidationFailedError.of('files', FILES_DISABLED);
+    await uploads.add(file);
+  }
+
+  /** Creates a request, with the requester's own files already received into `uploads`; a create that fails leaves nothing. */
+  async create(input: RequestInput, client: ClientInfo, owner: AuthenticatedUser, uploads = this.files.uploads()): Promise<RequestResponse> {
+    try {
+      return await this.insert(input, client, owner, uploads);
+    } catch (error) {
+      await uploads.discard();
+      throw error;
+    }
+  }
+
+  private async insert(input: RequestInput, client: ClientInfo, owner: AuthenticatedUser, uploads: UploadBatch): Promise<RequestResponse> {
+    const faults = new FieldFaults(fieldErrorsOf(input));
+    if (!faults.has('request') && !input.request?.trim()) faults.add('request', 'Request is required.');
+    const duration = input.close_after_duration ?? DEFAULT_CLOSE_AFTER_DURATION;
+    const lifetime = closeAfterLifetime(duration);
+    if (!faults.has('close_after_duration') && lifetime === undefined) {
+      faults.add('close_after_duration', `Close after duration must be one of ${describeCloseAfter()}.`);
+    }
+    faults.throwIfAny();
+    const urlToken = randomToken();
+    const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
+    const now = this.clock.now();
+    const request = await this.repository.insert(
+      {
+        urlToken,
+        userId: owner.id,
+        message: this.cipher.encrypt(input.request!, `request-message:${urlToken}`),
+        name: input.name ?? null,
+        note: input.note ? this.cipher.encrypt(input.note, `request-note:${urlToken}`) : null,
+        passphraseHash: passphrase === undefined ? null : await this.hasher.hash(passphrase),
+        passphraseProtected: passphrase !== undefined,
+        retrievalStep: input.retrieval_step ?? false,
+        includeRequestor: input.include_requestor ?? false,
+        responseFileAttachments: input.response_file_attachments ?? false,
+        closeAfterDuration: duration,
+        closeAfterAt: now + lifetime!,
+        createdAt: now,
+        updatedAt: now,
+      },
+      (batch, requestId) => batch.add(this.audit.requestEntry(requestId, 'creation', client), 'creation audit entry'),
+    );
+    if (uploads.count > 0) await this.files.attachToRequest(request.id, false, uploads, request.closeAfterAt);
+    return mapRequest(request, input.request!, input.note ?? null, now, this.baseUrl(client));
+  }
+
+  /**
+   * Whether the caller may answer: the request is open, and the passphrase (when it has one) is
+   * right. A multipart answer is checked so before a byte of its files is stored.
+   */
+  async checkRespondable(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<StoredRequest> {
+    const request = await this.closing.find(urlToken);
+    if (request.state === 'closed') throw new NotFoundError();
+    await this.checkPassphrase(request, passphrase, client);
+    if (request.state === 'ready') throw new ConflictError(ANSWERED);
+    return request;
+  }
+
+  /** A multipart answer's file, once the request is known to take files. */
+  async receiveResponseFile(request: StoredRequest, uploads: UploadBatch, file: IncomingFile): Promise<void> {
+    if (!request.responseFileAttachments) throw ValidationFailedError.of('files', NO_FILES);
+    await this.receiveFile(uploads, file);
+  }
+
+  /**
+   * The one answer. Of concurrent answers exactly one wins the guarded UPDATE; the others get the
+   * 409 (or the 404 when the request closed meanwhile), and their files are discarded.
+   */
+  async respond(urlToken: string, input: ResponseInput, passphrase: string | undefined, client: ClientInfo, uploads = this.files.uploads(), checked?: StoredRequest): Promise<PublicRequestResponse> {
+    try {
+      return await this.storeResponse(urlToken, input, passphrase, client, uploads, checked);
+    } catch (error) {
+      await uploads.discard();
+      throw error;
+    }
+  }
+
+  private async storeResponse(urlToken: string, input: ResponseInput, passphrase: string | undefined, client: ClientInfo, uploads: UploadBatch, checked?: StoredRequest): Promise<PublicRequestResponse> {
+    const request = checked ?? (await this.checkRespondable(urlToken, passphrase, client));
+    const withFiles = uploads.count > 0;
+    const faults = new FieldFaults(fieldErrorsOf(input));
+    if (withFiles && !request.responseFileAttachments) faults.add('files', NO_FILES);
+    if (!faults.has('response') && !withFiles && !input.response?.trim()) faults.add('response', 'Response is required.');
+    faults.throwIfAny();
+    const now = this.clock.now();
+    const ciphertext = this.cipher.encrypt(input.response ?? '', `request-response:${request.urlToken}`);
+    const answered = { ...request, state: 'ready' as const, respondedAt: now, updatedAt: now };
+    const then = [this.audit.requestEntry(request.id, 'response', client), ...this.events.of(answered, 'request.responded', now), ...this.events.answeredMail(request, now)];
+    const won = await this.repository.respond(request.id, ciphertext, now, (batch) => batch.addAll(then));
+    if (!won) {
+      const now = await this.closing.find(urlToken);
+      throw now.state === 'closed' ? new NotFoundError() : new ConflictError(ANSWERED);
+    }
+    if (withFiles) await this.files.attachToRequest(request.id, true, uploads, request.closeAfterAt);
+    return mapPublicRequest(answered, this.baseUrl(client));
+  }
+
+  /** The requester's read, with the answer and the responder's files; each read of an answer is audited (`response_view`). */
+  async retrieve(urlToken: string, caller: AuthenticatedUser, client: ClientInfo): Promise<AnsweredRequestResponse> {
+    const request = await this.ownedBy(urlToken, caller);
+    const base = this.mapOwned(request, client);
+    if (request.state !== 'ready') return mapAnsweredRequest(base, null, [], this.baseUrl(client));
+    await this.repository.countAuditEntry(request.id, undefined, (batch) => batch.add(this.audit.requestEntry(request.id, 'response_view', client)));
+    const response = this.cipher.decrypt(request.response!, `request-response:${request.urlToken}`);
+    return mapAnsweredRequest(base, response, await this.files.listForRequest(request.id, true), this.baseUrl(client));
+  }
+
+  /** Closes the request at its owner's request: the answer and files destroyed at once. */
+  async close(urlToken: string, caller: AuthenticatedUser, client: ClientInfo): Promise<RequestResponse> {
+    const request = await this.ownedBy(urlToken, caller);
+    if (request.state !== 'closed') await this.closing.closeByOwner(request, client);
+    return this.mapOwned(await this.closing.find(urlToken), client);
+  }
+
+  async preview(urlToken: string, caller: AuthenticatedUser, client: ClientInfo): Promise<{ url: string }> {
+    const request = await this.ownedBy(urlToken, caller);
+    return { url: requestHtmlUrl(request.urlToken, this.baseUrl(client)) };
+  }
+
+  async auditLog(urlToken: string, page: number, caller: AuthenticatedUser): Promise<AuditLogResponse> {
+    const request = await this.ownedBy(urlToken, caller);
+    return this.audit.requestPage(request.id, page);
+  }
+
+  /** The caller's own requests in one list, newest first; those whose time has come are closed first, so lists agree with reads. */
+  async list(caller: AuthenticatedUser, list: RequestList, page: number, client: ClientInfo): Promise<Page<RequestResponse>> {
+    await this.closing.closeElapsedOwnedBy(caller.id);
+    const rows = await this.repository.findOwned(caller.id, REQUEST_LISTS[list], (page - 1) * PAGE_SIZE, PAGE_SIZE + 1);
+    const baseUrl = this.baseUrl(client);
+    const { items, next } = toPage(rows, page, (n) => requestListUrl(list, n, baseUrl));
+    return { next, items: items.map((request) => this.mapOwned(request, client)) };
+  }
+
+  /**
+   * The file a download link names: links come from a read (the requester's, of the responder's
+   * files) and work for their lifetime while the request is not closed. Anything else is a 404.
+   */
+  async openFile(urlToken: string, link: string): Promise<StoredFile> {
+    const request = await this.closing.find(urlToken);
+    const file = request.state === 'closed' ? null : await this.files.openForRequest(request.id, link);
+    if (!file) throw new NotFoundError();
+    return file;
+  }
+
+  private async ownedBy(urlToken: string, caller: AuthenticatedUser): Promise<StoredRequest> {
+    const request = await this.closing.find(urlToken);
+    checkOwner(request, caller, NOT_YOURS);
+    return request;
+  }
+
+  private async checkPassphrase(request: StoredRequest, given: string | undefined, client: ClientInfo): Promise<void> {
+    if (!request.passphraseHash) return;
+    const key = `request:${request.id}`;
+    const retryAfter = await this.attempts.blockedFor(key, this.settings.passphraseAttemptsPerMinute);
+    if (retryAfter > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, retryAfter);
+    if (given !== undefined && (await this.hasher.verify(request.passphraseHash, given))) return;
+    await this.attempts.recordFailure(key);
+    // Capped, as a push's failures: hammering a link grows neither the table nor the log.
+    await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'failed_passphrase', client)));
+    throw new PassphraseRequiredError();
+  }
+
+  private mapOwned(request: RequestEntity, client: ClientInfo): RequestResponse {
+    const message = this.cipher.decrypt(request.message, `request-message:${request.urlToken}`);
+    const note = request.note === null ? null : this.cipher.decrypt(request.note, `request-note:${request.urlToken}`);
+    return mapRequest(request, message, note, this.clock.now(), this.baseUrl(client));
+  }
+
+  private baseUrl(client: ClientInfo): string {
+    return publicBaseUrl(this.settings, client);
+  }
+}
