@@ -1020,11 +1020,11 @@ export interface components {
         };
         AuditEntryResponse: {
             /**
-             * @description creation; view (a counted retrieval; of a secret request: the responder opened its page); owner_view (the owner retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion; of a request: closed by its owner); file_download; creation_email_send (the link mailed to recipients: see notify_by_email); response (a request answered) and response_view (its owner reading the answer).
+             * @description creation; view (a counted retrieval; of a secret request: the responder opened its page); owner_view (the owner retrieving, not counted); admin_view (an administrator retrieving, not counted); failed_view (a retrieval of an expired push); failed_passphrase; expire (a deletion; of a request: closed by its owner); file_download; creation_email_send (the link mailed to recipients: see notify_by_email); response (a request answered) and response_view (its owner reading the answer).
              * @example view
              * @enum {string}
              */
-            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download" | "creation_email_send" | "response" | "response_view";
+            kind: "creation" | "view" | "failed_view" | "expire" | "failed_passphrase" | "owner_view" | "file_download" | "creation_email_send" | "admin_view" | "response" | "response_view";
             /**
              * @description The client's address (from X-Forwarded-For only behind a trusted proxy).
              * @example 203.0.113.9
