@@ -1,7 +1,10 @@
 import { UsersService } from '@app/auth';
+import { FieldCipher } from '@app/crypto';
+import { ACCOUNT_MAIL_TOKEN_CONTEXT } from '@app/events';
 import { SIGN_IN_LIMITS } from '@app/rate-limit';
 import { closedSmtpPort } from '../support/mailpit';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { totpCode, turnOnTwoFactor } from '../support/two-factor';
 import { Visitor } from '../support/visitor';
 
 const PASSWORD = 'a long password';
@@ -9,7 +12,7 @@ const NEW_PASSWORD = 'another long password';
 
 /**
  * What an attacker tries against people's accounts, beyond the flows' own specs: a stolen session
- * guessing the password behind it.
+ * guessing the password behind it, and a mailed link outliving the change it should have voided.
  * Account emails on, with a mail server never reached: the outbox keeps what would be sent.
  */
 describe('attacks on accounts', () => {
@@ -30,6 +33,28 @@ describe('attacks on accounts', () => {
   afterAll(() => app.close({ drop: true }));
   // A new minute for every test: the sign-in limits (in process here) start afresh.
   beforeEach(() => app.clock.advance(61_000));
+
+  /** The token of the last link of `kind` mailed to `to`, as the worker would unseal it. */
+  async function mailedLink(to: string, kind: 'reset' | 'confirmation'): Promise<string> {
+    const mails = (await app.query<{ payload: string }>("SELECT payload FROM outbox WHERE type = 'account.mail' ORDER BY id")).map((row) => JSON.parse(row.payload) as { kind: string; to: string; sealed_token?: string });
+    const mail = mails.filter((entry) => entry.to === to && entry.kind === kind).pop();
+    if (!mail?.sealed_token) throw new Error(`no ${kind} mail to ${to}`);
+    return app.service(FieldCipher).decrypt(Buffer.from(mail.sealed_token, 'base64url'), ACCOUNT_MAIL_TOKEN_CONTEXT);
+  }
+  /** A reset link mailed to the person, asked for by anyone (the form takes any address). */
+  async function resetLink(email: string): Promise<string> {
+    expect((await new Visitor(app.baseUrl).submit('/users/password/new', '/users/password/new', { 'user[email]': email })).status).toBe(200);
+    return mailedLink(email, 'reset');
+  }
+  /** Whether the reset link still sets a password: its page, and its form posted. */
+  async function resetWorks(token: string): Promise<boolean> {
+    const visitor = new Visitor(app.baseUrl);
+    const page = await visitor.get(`/users/password/edit?reset_password_token=${token}`);
+    const posted = await visitor.submit(`/users/password/edit?reset_password_token=${token}`, '/users/password', { reset_password_token: token, 'user[password]': 'the thief wants this', 'user[password_confirmation]': 'the thief wants this' });
+    // The page offers the form exactly when the link works.
+    expect(page.status).toBe(posted.status === 303 ? 200 : 404);
+    return posted.status === 303;
+  }
 
   /** A person with an account, signed in in `visitor`. */
   async function person(): Promise<{ email: string; visitor: Visitor }> {
@@ -59,5 +84,47 @@ describe('attacks on accounts', () => {
     expect((await new Visitor(app.baseUrl).submit('/users/sign_in', '/users/sign_in', { email, password: PASSWORD })).status).toBe(429);
     app.clock.advance(61_000);
     expect((await changePassword(PASSWORD)).status).toBe(200);
+  });
+
+  it('voids a mailed reset link when the password changes (account page, or the CLI) or the address does, as the reference does', async () => {
+    // The link proves control of the address at the time it was mailed; a person who changes their
+    // password because that mailbox was read must not leave a working link in it.
+    const changed = await person();
+    const link = await resetLink(changed.email);
+    const change = await changed.visitor.submit('/users/edit', '/users/edit/password', { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+    expect(change.status).toBe(200);
+    expect(await resetWorks(link)).toBe(false);
+    expect(await users.checkPassword(changed.email, NEW_PASSWORD)).not.toBeNull();
+
+    const byCli = await person();
+    const cliLink = await resetLink(byCli.email);
+    await users.setPassword(byCli.email, NEW_PASSWORD);
+    expect(await resetWorks(cliLink)).toBe(false);
+
+    const moved = await person();
+    const movedLink = await resetLink(moved.email);
+    const newEmail = `moved-${n}@example.com`;
+    expect((await moved.visitor.submit('/users/edit', '/users/edit/email', { email: newEmail, current_password: PASSWORD })).status).toBe(200);
+    const confirmation = await mailedLink(newEmail, 'confirmation');
+    expect((await new Visitor(app.baseUrl).submit(`/users/confirmation?confirmation_token=${confirmation}`, '/users/confirmation', { confirmation_token: confirmation })).status).toBe(200);
+    expect(await resetWorks(movedLink)).toBe(false);
+    expect(await users.checkPassword(newEmail, PASSWORD)).not.toBeNull();
+
+    // The control: a link nothing voided still works.
+    const untouched = await person();
+    expect(await resetWorks(await resetLink(untouched.email))).toBe(true);
+  });
+
+  it('ends a sign-in waiting for its code when the password changes, as it ends sessions', async () => {
+    const { email, visitor } = await person();
+    const { secret } = await turnOnTwoFactor(visitor, () => app.clock.now());
+    // Someone else with the old password, stopped at the code.
+    const thief = new Visitor(app.baseUrl);
+    expect((await thief.submit('/users/sign_in', '/users/sign_in', { email, password: PASSWORD })).html).toContain('name="otp_attempt"');
+    expect((await visitor.submit('/users/edit', '/users/edit/password', { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).status).toBe(200);
+    app.clock.advance(30_000);
+    const code = await thief.submit('/users/sign_in', '/users/sign_in', { otp_attempt: totpCode(secret, app.clock.now()) });
+    expect([code.status, code.html]).toEqual([401, expect.stringContaining('This sign-in has expired')]);
+    expect(thief.cookies.has('pwpush_session')).toBe(false);
   });
 });

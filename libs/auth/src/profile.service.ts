@@ -69,7 +69,7 @@ export class ProfileService {
     return 'changed';
   }
 
-  /** A new password; every other session of the account ends (`keepSession`: the browser's own). */
+  /** A new password; every other session of the account ends (`keepSession`: the browser's own), and so does a reset link. */
   async changePassword(user: AuthenticatedUser, currentPassword: string, password: string, confirmation: string, client: ClientSeen, keepSession?: string): Promise<void> {
     const account = await this.withPassword(user, currentPassword);
     const errors = newPasswordErrors(password, confirmation);
@@ -78,6 +78,7 @@ export class ProfileService {
     await this.repository.transaction(async (manager) => {
       await this.repository.updateUser(account.id, { passwordHash, updatedAt: this.clock.now() }, manager);
       await this.repository.endSessions(account.id, manager, keepSession === undefined ? undefined : hashToken(keepSession));
+      await this.repository.deleteTokens(account.id, 'reset', manager);
       await this.log.record({ userId: account.id, email: account.email, kind: 'password_changed', client, detail: { by: 'account' } }, manager);
       await this.mails.passwordChanged(manager, account);
     });

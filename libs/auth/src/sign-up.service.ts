@@ -103,6 +103,8 @@ export class SignUpService {
       if (email === user.unconfirmedEmail) {
         if (await this.repository.findByEmail(email, manager)) return false;
         await this.repository.updateUser(user.id, { email, unconfirmedEmail: null, confirmedAt: user.confirmedAt ?? now, updatedAt: now }, manager);
+        // A reset link mailed to the old address no longer works.
+        await this.repository.deleteTokens(user.id, 'reset', manager);
         await this.log.record({ userId: user.id, email, kind: 'email_changed', client, detail: { previous: user.email } }, manager);
         await this.log.record({ userId: user.id, email, kind: 'email_confirmed', client }, manager);
         await this.mails.emailChanged(manager, user, user.email, email);
