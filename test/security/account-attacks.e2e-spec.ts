@@ -1,4 +1,4 @@
-import { UsersService } from '@app/auth';
+import { UnseenWork, UsersService } from '@app/auth';
 import { FieldCipher } from '@app/crypto';
 import { ACCOUNT_MAIL_TOKEN_CONTEXT } from '@app/events';
 import { SIGN_IN_LIMITS } from '@app/rate-limit';
@@ -36,6 +36,7 @@ describe('attacks on accounts', () => {
 
   /** The token of the last link of `kind` mailed to `to`, as the worker would unseal it. */
   async function mailedLink(to: string, kind: 'reset' | 'confirmation'): Promise<string> {
+    await app.service(UnseenWork).settled();
     const mails = (await app.query<{ payload: string }>("SELECT payload FROM outbox WHERE type = 'account.mail' ORDER BY id")).map((row) => JSON.parse(row.payload) as { kind: string; to: string; sealed_token?: string });
     const mail = mails.filter((entry) => entry.to === to && entry.kind === kind).pop();
     if (!mail?.sealed_token) throw new Error(`no ${kind} mail to ${to}`);
@@ -126,5 +127,53 @@ describe('attacks on accounts', () => {
     const code = await thief.submit('/users/sign_in', '/users/sign_in', { otp_attempt: totpCode(secret, app.clock.now()) });
     expect([code.status, code.html]).toEqual([401, expect.stringContaining('This sign-in has expired')]);
     expect(thief.cookies.has('pwpush_session')).toBe(false);
+  });
+
+  it("answers the forms about an address without waiting for what an account's answer writes, so that timing tells nothing", async () => {
+    // Every form below writes (a transaction) only when the address has an account, or only when
+    // it has none (a sign-up): the answer must not wait for that. Transactions are held here until
+    // the answers are in; one that waited for its write would not answer at all.
+    const known = `known-${++n}@example.com`;
+    const [unconfirmed, locked] = [`unconfirmed-${n}@example.com`, `locked-${n}@example.com`];
+    for (const email of [known, unconfirmed, locked]) await users.create(email, PASSWORD);
+    const { visitor: mover } = await person();
+    await app.query('UPDATE users SET confirmed_at = NULL WHERE email = ?', [unconfirmed]);
+    await app.query('UPDATE users SET locked_at = ? WHERE email = ?', [app.clock.now(), locked]);
+    const manager = app.dataSource.manager;
+    const transaction = manager.transaction.bind(manager);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    manager.transaction = ((...args: unknown[]) => released.then(() => (transaction as (...a: unknown[]) => Promise<unknown>)(...args)));
+    const forms: [string, string, Record<string, string>, number][] = [
+      ['/users/sign_in', '/users/sign_in', { email: known, password: 'a wrong password' }, 401],
+      ['/users/sign_in', '/users/sign_in', { email: locked, password: PASSWORD }, 401],
+      ['/users/password/new', '/users/password/new', { 'user[email]': known }, 200],
+      ['/users/confirmation/new', '/users/confirmation/new', { 'user[email]': unconfirmed }, 200],
+      ['/users/unlock/new', '/users/unlock/new', { 'user[email]': locked }, 200],
+      ['/users/sign_up', '/users', { 'user[email]': `new-${n}@example.com`, 'user[password]': PASSWORD, 'user[password_confirmation]': PASSWORD }, 200],
+      // A signed-in person moving to an address no account has (one that has an account gets no link).
+      ['/users/edit', '/users/edit/email', { email: `free-${n}@example.com`, current_password: PASSWORD }, 200],
+    ];
+    try {
+      for (const [page, action, fields, status] of forms) {
+        let timer: NodeJS.Timeout | undefined;
+        const answer = (action === '/users/edit/email' ? mover : new Visitor(app.baseUrl)).submit(page, action, fields).then((got) => got.status);
+        const waited = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still waiting'), 3000)));
+        const first = await Promise.race([answer, waited]);
+        clearTimeout(timer);
+        expect([action, fields, first]).toEqual([action, fields, status]);
+      }
+    } finally {
+      manager.transaction = transaction;
+      release();
+    }
+    // What was not waited for is done all the same.
+    await app.service(UnseenWork).settled();
+    const mails = (await app.query<{ payload: string }>("SELECT payload FROM outbox WHERE type = 'account.mail'")).map((row) => JSON.parse(row.payload) as { kind: string; to: string });
+    for (const [kind, to] of [['reset', known], ['confirmation', unconfirmed], ['unlock', locked], ['confirmation', `new-${n}@example.com`], ['confirmation', `free-${n}@example.com`]]) {
+      expect(mails).toContainEqual(expect.objectContaining({ kind, to }));
+    }
+    const [account] = await app.query<{ failed_attempts: unknown }>('SELECT failed_attempts FROM users WHERE email = ?', [known]);
+    expect(Number(account.failed_attempts)).toBe(1);
   });
 });

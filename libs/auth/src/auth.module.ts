@@ -27,6 +27,7 @@ import { TwoFactorRepository } from './two-factor/two-factor.repository';
 import { TwoFactorService } from './two-factor/two-factor.service';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
+import { UnseenWork } from './unseen-work';
 import { UsersService } from './users.service';
 import { WebhookOwners } from './webhook-owners';
 
@@ -51,8 +52,9 @@ import { WebhookOwners } from './webhook-owners';
     BearerStrategy,
     HeaderPairStrategy,
     WebhookOwners,
+    UnseenWork,
   ],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, WebhookOwners],
+  exports: [UnseenWork, UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, WebhookOwners],
 })
 export class AuthModule {}
 

@@ -5,6 +5,7 @@ import type { Lockout } from './lockout';
 import type { SecondStep } from './second-step';
 import type { SecurityLog } from './security-log';
 import { type ProviderIdentity, SignInService } from './sign-in.service';
+import { UnseenWork } from './unseen-work';
 import type { UserEntity } from './user.entity';
 import type { Identity, UsersRepository } from './users.repository';
 import type { UsersService } from './users.service';
@@ -45,6 +46,7 @@ describe('SignInService.withIdentity', () => {
       {} as Lockout,
       { record: () => Promise.resolve() } as unknown as SecurityLog,
       {} as AccountsRepository,
+      new UnseenWork(),
       loadSettings({ PWP__OIDC__ISSUER: ISSUER, PWP__OIDC__CLIENT_ID: 'pwpush', PWP__OIDC__CLIENT_SECRET: 'secret', ...env }),
     );
   const identity = (subject: string, email: string): ProviderIdentity => ({ issuer: ISSUER, subject, email, emailVerified: true });

@@ -6,6 +6,7 @@ import { AccountsRepository } from './accounts.repository';
 import { type ClientSeen, Lockout } from './lockout';
 import { SecondStep } from './second-step';
 import { SecurityLog } from './security-log';
+import { UnseenWork } from './unseen-work';
 import { UsersRepository } from './users.repository';
 import { emailAddress, isAsciiEmail, UsersService } from './users.service';
 
@@ -76,6 +77,7 @@ export class SignInService {
     private readonly lockout: Lockout,
     private readonly log: SecurityLog,
     private readonly accounts: AccountsRepository,
+    private readonly unseen: UnseenWork,
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
@@ -86,18 +88,20 @@ export class SignInService {
   /**
    * Email and password. A wrong password, an unknown address and a locked account get the same
    * refusal after the same Argon2 work; the account's state (disabled, unconfirmed) is said only
-   * to someone who gave its password. A wrong password counts toward the lockout.
+   * to someone who gave its password. A wrong password counts toward the lockout, unseen: what an
+   * account's refusal writes (the security log, the lockout's count) is not waited for, as an
+   * unknown address writes nothing (UnseenWork).
    */
   async withPassword(email: string, password: string, client: ClientSeen): Promise<SignInOutcome> {
     if (!this.passwordSignIn) return { refused: 'password-sign-in-off' };
     const { account, valid } = await this.users.verifyPassword(email, password);
     if (!account?.passwordHash) return { refused: 'wrong-password' };
     if (await this.lockout.isLocked(account)) {
-      await this.log.record({ userId: account.id, email: account.email, kind: 'sign_in_failed', client, detail: { locked: true } });
+      this.unseen.start('A locked sign-in', () => this.log.record({ userId: account.id, email: account.email, kind: 'sign_in_failed', client, detail: { locked: true } }));
       return { refused: 'wrong-password' };
     }
     if (!valid) {
-      await this.lockout.failed(account, client, 'sign_in_failed');
+      this.unseen.start('A failed sign-in', () => this.lockout.failed(account, client, 'sign_in_failed'));
       return { refused: 'wrong-password' };
     }
     if (account.disabledAt !== null) return { refused: 'disabled' };
