@@ -14,6 +14,12 @@ import { errorCode } from '@app/common';
  * its type only (never an address or a token) and reaches no request. The service's shutdown
  * waits for the work under way (so does a test, through `settled`).
  */
+/**
+ * Waits for the event loop's next turn: the answer of the request that queued the work is written
+ * in this one, before the work (whose queries run on this thread on SQLite) can delay it.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 @Injectable()
 export class UnseenWork implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Accounts');
@@ -21,7 +27,7 @@ export class UnseenWork implements BeforeApplicationShutdown {
 
   /** Queues `work`, without the caller waiting for it. */
   start(what: string, work: () => Promise<unknown>): void {
-    this.tail = this.tail.then(work).then(
+    this.tail = this.tail.then(nextTurn).then(work).then(
       () => undefined,
       (error: unknown) => {
         const code = errorCode(error);
