@@ -1,4 +1,4 @@
-import { UnseenWork, UsersService } from '@app/auth';
+import { TwoFactorService, UnseenWork, UsersService } from '@app/auth';
 import { FieldCipher } from '@app/crypto';
 import { ACCOUNT_MAIL_TOKEN_CONTEXT } from '@app/events';
 import { SIGN_IN_LIMITS } from '@app/rate-limit';
@@ -127,6 +127,15 @@ describe('attacks on accounts', () => {
     const code = await thief.submit('/users/sign_in', '/users/sign_in', { otp_attempt: totpCode(secret, app.clock.now()) });
     expect([code.status, code.html]).toEqual([401, expect.stringContaining('This sign-in has expired')]);
     expect(thief.cookies.has('pwpush_session')).toBe(false);
+  });
+
+  it("signs a person out everywhere when an operator turns their two-factor off (a lost phone may hold a session)", async () => {
+    const { email, visitor } = await person();
+    await turnOnTwoFactor(visitor, () => app.clock.now());
+    expect((await visitor.get('/users/token')).status).toBe(200);
+    expect(await app.service(TwoFactorService).reset(email, 'cli')).toEqual({ email, was_on: true });
+    expect((await visitor.get('/users/token')).location).toBe('/users/sign_in');
+    expect(await app.query('SELECT id FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ?)', [email])).toEqual([]);
   });
 
   it("answers the forms about an address without waiting for what an account's answer writes, so that timing tells nothing", async () => {
