@@ -2,7 +2,10 @@ import { TwoFactorService, UnseenWork, UsersService } from '@app/auth';
 import { FieldCipher } from '@app/crypto';
 import { ACCOUNT_MAIL_TOKEN_CONTEXT } from '@app/events';
 import { SIGN_IN_LIMITS } from '@app/rate-limit';
+import { freePort } from '../support/helpers';
 import { closedSmtpPort } from '../support/mailpit';
+import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
+import { signInWithProvider } from '../support/oidc-sign-in';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { totpCode, turnOnTwoFactor } from '../support/two-factor';
 import { Visitor } from '../support/visitor';
@@ -184,5 +187,59 @@ describe('attacks on accounts', () => {
     }
     const [account] = await app.query<{ failed_attempts: unknown }>('SELECT failed_attempts FROM users WHERE email = ?', [known]);
     expect(Number(account.failed_attempts)).toBe(1);
+  });
+});
+
+/**
+ * Pre-hijacking: someone signs up the address of a person who signs in by single sign-on (account
+ * emails on: the account waits for its confirmation), before that person's first sign-in there.
+ */
+describe('single sign-on to an address someone else signed up', () => {
+  let provider: TestOidcProvider;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    provider = await startOidcProvider({ redirectUris: [`http://127.0.0.1:${port}/users/auth/oidc/callback`], postLogoutUris: [] });
+    app = await startTestApp(
+      {
+        PWP__OIDC__ISSUER: provider.issuer,
+        PWP__OIDC__CLIENT_ID: provider.clientId,
+        PWP__OIDC__CLIENT_SECRET: provider.clientSecret,
+        PWP__ENABLE_USER_ACCOUNT_EMAILS: 'true',
+        PWP__MAIL__SMTP_ADDRESS: '127.0.0.1',
+        PWP__MAIL__SMTP_PORT: String(await closedSmtpPort()),
+        PWP__MAIL__MAILER_SENDER: 'pwpush@example.com',
+        PWP__HOST_DOMAIN: 'pwpush.example.com',
+      },
+      undefined,
+      { port },
+    );
+    // Not the first run.
+    await app.createUser('admin@example.com');
+  });
+  afterAll(async () => {
+    await app?.close({ drop: true });
+    await provider?.stop();
+  });
+
+  it("drops the password that sign-up chose once the provider vouches for the address, so whoever chose it cannot sign in when the owner confirms", async () => {
+    const maker = new Visitor(app.baseUrl);
+    const chosen = 'the password of whoever signed up';
+    expect((await maker.submit('/users/sign_up', '/users', { 'user[email]': 'alice@example.com', 'user[password]': chosen, 'user[password_confirmation]': chosen })).status).toBe(200);
+    await app.service(UnseenWork).settled();
+    const [mail] = (await app.query<{ payload: string }>("SELECT payload FROM outbox WHERE type = 'account.mail'")).map((row) => JSON.parse(row.payload) as { to: string; sealed_token: string });
+    expect(mail.to).toBe('alice@example.com');
+    const confirmation = app.service(FieldCipher).decrypt(Buffer.from(mail.sealed_token, 'base64url'), ACCOUNT_MAIL_TOKEN_CONTEXT);
+
+    // Alice's first sign-in by her provider links the account of her (verified) address.
+    expect(await signInWithProvider(app.baseUrl, 'alice')).toMatchObject({ status: 303, location: '/users/token', session: true });
+    // She then presses the confirmation link in her mailbox: it was voided; the address is confirmed already.
+    const pressed = await new Visitor(app.baseUrl).submit(`/users/confirmation/new`, '/users/confirmation', { confirmation_token: confirmation });
+    expect(pressed.status).toBe(404);
+    const [alice] = await app.query<{ password_hash: string | null; confirmed_at: unknown }>("SELECT password_hash, confirmed_at FROM users WHERE email = 'alice@example.com'");
+    expect([alice.password_hash, alice.confirmed_at !== null]).toEqual([null, true]);
+    const signIn = await maker.submit('/users/sign_in', '/users/sign_in', { email: 'alice@example.com', password: chosen });
+    expect([signIn.status, maker.cookies.has('pwpush_session')]).toEqual([401, false]);
   });
 });

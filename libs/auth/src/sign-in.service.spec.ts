@@ -13,7 +13,7 @@ import type { UsersService } from './users.service';
 const ISSUER = 'https://id.example.com';
 const KELVIN = '\u212A';
 /** The account fields single sign-on does not read. */
-const NEVER_SIGNED_IN = { admin: false, confirmedAt: null, unconfirmedEmail: null, failedAttempts: 0, lockedAt: null, preferredLanguage: null, lastSignInAt: null, lastSignInIp: null, otpSecret: null, otpEnabledAt: null, otpLastStep: null };
+const NEVER_SIGNED_IN = { admin: false, confirmedAt: 0, unconfirmedEmail: null, failedAttempts: 0, lockedAt: null, preferredLanguage: null, lastSignInAt: null, lastSignInIp: null, otpSecret: null, otpEnabledAt: null, otpLastStep: null };
 
 /** The repository's contract in memory: emails compared exactly, as UsersRepository.findByEmail does on every engine. */
 class InMemoryUsers {
