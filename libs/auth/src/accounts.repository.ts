@@ -5,6 +5,7 @@ import { engineOf, forPostgres, type Statement } from '@app/database';
 import { AccountTokenEntity, type AccountTokenPurpose } from './account-token.entity';
 import { FirstRunCodeEntity } from './first-run-code.entity';
 import { SessionEntity } from './session.entity';
+import { TwoFactorChallengeEntity } from './two-factor/two-factor-challenge.entity';
 import { UserEntity } from './user.entity';
 
 /**
@@ -64,6 +65,11 @@ export class AccountsRepository {
     return (await this.tokens.findOneBy({ userId, purpose, expiresAt: MoreThan(now) }))?.createdAt;
   }
 
+  /**
+   * Voids the user's mailed links of this purpose. A reset link goes whenever the password or the
+   * address changes (as Devise's recoverable clears its token): it was mailed to the address to
+   * replace the password, and must not outlive either.
+   */
   async deleteTokens(userId: number, purpose: AccountTokenPurpose, manager: EntityManager): Promise<void> {
     await manager.delete(AccountTokenEntity, { userId, purpose });
   }
@@ -92,8 +98,12 @@ export class AccountsRepository {
     return (result.affected ?? 0) === 1;
   }
 
-  /** Ends the user's sessions, all of them or all but the one of `keepTokenHash`; how many. */
+  /**
+   * Ends the user's sessions, all of them or all but the one of `keepTokenHash`, and the sign-ins
+   * waiting for a code (each began with a password); how many sessions ended.
+   */
   async endSessions(userId: number, manager: EntityManager, keepTokenHash?: string): Promise<number> {
+    await manager.delete(TwoFactorChallengeEntity, { userId });
     const query = manager.createQueryBuilder().delete().from(SessionEntity).where('user_id = :userId', { userId });
     if (keepTokenHash !== undefined) query.andWhere('token_hash <> :keepTokenHash', { keepTokenHash });
     return (await query.execute()).affected ?? 0;

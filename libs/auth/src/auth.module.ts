@@ -29,6 +29,7 @@ import { TwoFactorRepository } from './two-factor/two-factor.repository';
 import { TwoFactorService } from './two-factor/two-factor.service';
 import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
+import { UnseenWork } from './unseen-work';
 import { UsersService } from './users.service';
 import { WebhookOwners } from './webhook-owners';
 
@@ -54,8 +55,9 @@ import { WebhookOwners } from './webhook-owners';
     BearerStrategy,
     HeaderPairStrategy,
     WebhookOwners,
+    UnseenWork,
   ],
-  exports: [UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, PeopleAdministration, WebhookOwners],
+  exports: [UnseenWork, UsersService, SessionsService, SignInService, SecurityLog, SecondStep, TwoFactorService, SignUpService, FirstRunService, RecoveryService, ProfileService, PeopleAdministration, WebhookOwners],
 })
 export class AuthModule {}
 

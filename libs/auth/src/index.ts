@@ -26,6 +26,7 @@ export {
 } from './users.service';
 export { SignInService, type ProviderIdentity, type SecondStepDue, type SignInMethodUsed, type SignInOutcome, type SignInRefusal } from './sign-in.service';
 export { SecondStep } from './second-step';
+export { UnseenWork } from './unseen-work';
 export { SignUpService, type SignUpInput, type SignUpOutcome } from './sign-up.service';
 export { FirstRunService, type FirstRunInput } from './first-run.service';
 export { RecoveryService, type PasswordReset } from './recovery.service';

@@ -126,7 +126,7 @@ export class PeopleAdministration {
         break;
       case 'send_reset':
         if (!this.recovery.available) throw new ForbiddenError('Account emails are off: no reset link can be mailed.');
-        await this.recovery.requestReset(person.email, by.client, { by: 'admin', admin: by.user.email });
+        await this.recovery.mailReset(person.email, by.client, { by: 'admin', admin: by.user.email });
         break;
       case 'delete':
         await this.repository.transaction(async (manager) => {

@@ -7,6 +7,7 @@ import { AccountsRepository } from './accounts.repository';
 import type { AuthenticatedUser } from './authenticated-user';
 import type { ClientSeen } from './lockout';
 import { SecurityLog } from './security-log';
+import { UnseenWork } from './unseen-work';
 import { UserEntity } from './user.entity';
 import { hashToken, UsersService } from './users.service';
 
@@ -33,6 +34,7 @@ export class ProfileService {
     private readonly repository: AccountsRepository,
     private readonly mails: AccountMails,
     private readonly log: SecurityLog,
+    private readonly unseen: UnseenWork,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
   ) {}
@@ -55,10 +57,9 @@ export class ProfileService {
     const other = await this.repository.findByEmail(email);
     const now = this.clock.now();
     if (this.mails.enabled) {
-      await this.repository.transaction(async (manager) => {
-        await this.repository.updateUser(account.id, { unconfirmedEmail: email, updatedAt: now }, manager);
-        if (!other) await this.mails.sendLink(manager, account, 'confirmation', email, email);
-      });
+      await this.repository.updateUser(account.id, { unconfirmedEmail: email, updatedAt: now });
+      // Unseen (UnseenWork): the answer does not wait for the link, so its timing does not say whether the address had an account.
+      if (!other) this.unseen.start('An address change', () => this.repository.transaction((manager) => this.mails.sendLink(manager, account, 'confirmation', email, email)));
       return 'confirm';
     }
     if (other) throw new AccountFormError({ email: 'email-taken' });
@@ -69,7 +70,7 @@ export class ProfileService {
     return 'changed';
   }
 
-  /** A new password; every other session of the account ends (`keepSession`: the browser's own). */
+  /** A new password; every other session of the account ends (`keepSession`: the browser's own), and so does a reset link. */
   async changePassword(user: AuthenticatedUser, currentPassword: string, password: string, confirmation: string, client: ClientSeen, keepSession?: string): Promise<void> {
     const account = await this.withPassword(user, currentPassword);
     const errors = newPasswordErrors(password, confirmation);
@@ -78,6 +79,7 @@ export class ProfileService {
     await this.repository.transaction(async (manager) => {
       await this.repository.updateUser(account.id, { passwordHash, updatedAt: this.clock.now() }, manager);
       await this.repository.endSessions(account.id, manager, keepSession === undefined ? undefined : hashToken(keepSession));
+      await this.repository.deleteTokens(account.id, 'reset', manager);
       await this.log.record({ userId: account.id, email: account.email, kind: 'password_changed', client, detail: { by: 'account' } }, manager);
       await this.mails.passwordChanged(manager, account);
     });

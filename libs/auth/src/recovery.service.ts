@@ -9,6 +9,7 @@ import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
 import { type ClientSeen, LOCKOUT } from './lockout';
 import { SecondStep } from './second-step';
 import { type SecurityEventDetail, SecurityLog } from './security-log';
+import { UnseenWork } from './unseen-work';
 import type { UserEntity } from './user.entity';
 import { emailAddress, hashToken, UsersService } from './users.service';
 
@@ -34,6 +35,7 @@ export class RecoveryService {
     private readonly mails: AccountMails,
     private readonly log: SecurityLog,
     private readonly secondStep: SecondStep,
+    private readonly unseen: UnseenWork,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
   ) {}
@@ -44,8 +46,16 @@ export class RecoveryService {
     return accounts.accountEmails && !accounts.disableLogins && signIn.passwordSignIn;
   }
 
-  /** Mails a reset link to the account of this address, if there is one (and it is not disabled). */
-  async requestReset(given: string, client: ClientSeen, detail?: SecurityEventDetail): Promise<void> {
+  /**
+   * Mails a reset link to the account of this address, if there is one (and it is not disabled),
+   * unseen: the caller's answer does not wait for it, so its timing says nothing (UnseenWork).
+   */
+  requestReset(given: string, client: ClientSeen): void {
+    this.unseen.start('A reset request', () => this.mailReset(given, client));
+  }
+
+  /** Mails a reset link to the account of this address now, if there is one (and it is not disabled): an administrator's action, seen. */
+  async mailReset(given: string, client: ClientSeen, detail?: SecurityEventDetail): Promise<void> {
     const user = await this.mailable(given, 'reset');
     if (!user) return;
     await this.repository.transaction(async (manager) => {
@@ -54,11 +64,13 @@ export class RecoveryService {
     });
   }
 
-  /** Mails a new unlock link to the account of this address, if it is locked. */
-  async requestUnlock(given: string): Promise<void> {
-    const user = await this.mailable(given, 'unlock');
-    if (!user || user.lockedAt === null || this.clock.now() - user.lockedAt >= LOCKOUT.unlockAfterMs) return;
-    await this.repository.transaction((manager) => this.mails.sendLink(manager, user, 'unlock', user.email));
+  /** Mails a new unlock link to the account of this address, if it is locked; unseen, as requestReset. */
+  requestUnlock(given: string): void {
+    this.unseen.start('An unlock request', async () => {
+      const user = await this.mailable(given, 'unlock');
+      if (!user || user.lockedAt === null || this.clock.now() - user.lockedAt >= LOCKOUT.unlockAfterMs) return;
+      await this.repository.transaction((manager) => this.mails.sendLink(manager, user, 'unlock', user.email));
+    });
   }
 
   /** Whether a link of this purpose still works (its page offers its form only then); uses nothing. */

@@ -5,6 +5,7 @@ import type { Lockout } from './lockout';
 import type { SecondStep } from './second-step';
 import type { SecurityLog } from './security-log';
 import { type ProviderIdentity, SignInService } from './sign-in.service';
+import { UnseenWork } from './unseen-work';
 import type { UserEntity } from './user.entity';
 import type { Identity, UsersRepository } from './users.repository';
 import type { UsersService } from './users.service';
@@ -12,7 +13,7 @@ import type { UsersService } from './users.service';
 const ISSUER = 'https://id.example.com';
 const KELVIN = '\u212A';
 /** The account fields single sign-on does not read. */
-const NEVER_SIGNED_IN = { admin: false, confirmedAt: null, unconfirmedEmail: null, failedAttempts: 0, lockedAt: null, preferredLanguage: null, lastSignInAt: null, lastSignInIp: null, otpSecret: null, otpEnabledAt: null, otpLastStep: null };
+const NEVER_SIGNED_IN = { admin: false, confirmedAt: 0, unconfirmedEmail: null, failedAttempts: 0, lockedAt: null, preferredLanguage: null, lastSignInAt: null, lastSignInIp: null, otpSecret: null, otpEnabledAt: null, otpLastStep: null };
 
 /** The repository's contract in memory: emails compared exactly, as UsersRepository.findByEmail does on every engine. */
 class InMemoryUsers {
@@ -45,6 +46,7 @@ describe('SignInService.withIdentity', () => {
       {} as Lockout,
       { record: () => Promise.resolve() } as unknown as SecurityLog,
       {} as AccountsRepository,
+      new UnseenWork(),
       loadSettings({ PWP__OIDC__ISSUER: ISSUER, PWP__OIDC__CLIENT_ID: 'pwpush', PWP__OIDC__CLIENT_SECRET: 'secret', ...env }),
     );
   const identity = (subject: string, email: string): ProviderIdentity => ({ issuer: ISSUER, subject, email, emailVerified: true });

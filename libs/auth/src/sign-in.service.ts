@@ -6,6 +6,8 @@ import { AccountsRepository } from './accounts.repository';
 import { type ClientSeen, Lockout } from './lockout';
 import { SecondStep } from './second-step';
 import { SecurityLog } from './security-log';
+import { UnseenWork } from './unseen-work';
+import type { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { emailAddress, isAsciiEmail, UsersService } from './users.service';
 
@@ -76,6 +78,7 @@ export class SignInService {
     private readonly lockout: Lockout,
     private readonly log: SecurityLog,
     private readonly accounts: AccountsRepository,
+    private readonly unseen: UnseenWork,
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
@@ -86,18 +89,20 @@ export class SignInService {
   /**
    * Email and password. A wrong password, an unknown address and a locked account get the same
    * refusal after the same Argon2 work; the account's state (disabled, unconfirmed) is said only
-   * to someone who gave its password. A wrong password counts toward the lockout.
+   * to someone who gave its password. A wrong password counts toward the lockout, unseen: what an
+   * account's refusal writes (the security log, the lockout's count) is not waited for, as an
+   * unknown address writes nothing (UnseenWork).
    */
   async withPassword(email: string, password: string, client: ClientSeen): Promise<SignInOutcome> {
     if (!this.passwordSignIn) return { refused: 'password-sign-in-off' };
     const { account, valid } = await this.users.verifyPassword(email, password);
     if (!account?.passwordHash) return { refused: 'wrong-password' };
     if (await this.lockout.isLocked(account)) {
-      await this.log.record({ userId: account.id, email: account.email, kind: 'sign_in_failed', client, detail: { locked: true } });
+      this.unseen.start('A locked sign-in', () => this.log.record({ userId: account.id, email: account.email, kind: 'sign_in_failed', client, detail: { locked: true } }));
       return { refused: 'wrong-password' };
     }
     if (!valid) {
-      await this.lockout.failed(account, client, 'sign_in_failed');
+      this.unseen.start('A failed sign-in', () => this.lockout.failed(account, client, 'sign_in_failed'));
       return { refused: 'wrong-password' };
     }
     if (account.disabledAt !== null) return { refused: 'disabled' };
@@ -131,6 +136,25 @@ export class SignInService {
     return this.signInAs(identity, false);
   }
 
+  /**
+   * An account whose address was never confirmed, just linked by a provider that vouches for the
+   * address: whoever signed it up did not prove it theirs, and may not be its owner (an attacker
+   * can sign up someone's address before that person first signs in by single sign-on, then wait
+   * for them to press the confirmation link). So the password chosen at that sign-up goes, with
+   * the confirmation links mailed for it, and the address counts as confirmed. The owner sets a
+   * password, if they want one, by a reset.
+   */
+  private async claimUnconfirmed(user: UserEntity, now: number): Promise<void> {
+    await this.accounts.transaction(async (manager) => {
+      await this.accounts.updateUser(user.id, { passwordHash: null, confirmedAt: now, updatedAt: now }, manager);
+      await this.accounts.deleteTokens(user.id, 'confirmation', manager);
+      await this.accounts.endSessions(user.id, manager);
+      await this.log.record({ userId: user.id, email: user.email, kind: 'email_confirmed', detail: { by: 'sso', password_dropped: user.passwordHash !== null } }, manager);
+    });
+    user.passwordHash = null;
+    user.confirmedAt = now;
+  }
+
   private async signInAs(identity: ProviderIdentity, retried: boolean): Promise<IdentitySignInOutcome> {
     const oidc = this.settings.signIn.oidc;
     if (!oidc || !SUBJECT.test(identity.subject)) return { refused: 'no-account' };
@@ -147,7 +171,9 @@ export class SignInService {
     const existing = await this.repository.findByEmail(email);
     if (existing) {
       if (existing.disabledAt !== null) return { refused: 'disabled' };
-      return (await this.repository.linkIdentity(existing.id, identity, now)) ? { user: authenticatedUser(existing) } : { refused: 'linked-elsewhere' };
+      if (!(await this.repository.linkIdentity(existing.id, identity, now))) return { refused: 'linked-elsewhere' };
+      if (existing.confirmedAt === null) await this.claimUnconfirmed(existing, now);
+      return { user: authenticatedUser(existing) };
     }
     if (!oidc.autoProvision) return { refused: 'no-account' };
     try {

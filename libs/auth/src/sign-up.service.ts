@@ -7,7 +7,9 @@ import { AccountsRepository } from './accounts.repository';
 import { AuthenticatedUser, authenticatedUser } from './authenticated-user';
 import type { ClientSeen } from './lockout';
 import { SecurityLog } from './security-log';
+import type { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
+import { UnseenWork } from './unseen-work';
 import { hashToken, UsersService } from './users.service';
 
 export interface SignUpInput {
@@ -36,6 +38,7 @@ export class SignUpService {
     private readonly repository: AccountsRepository,
     private readonly mails: AccountMails,
     private readonly log: SecurityLog,
+    private readonly unseen: UnseenWork,
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
   ) {}
@@ -57,14 +60,23 @@ export class SignUpService {
     if (email === null || Object.keys(errors).length > 0) throw new AccountFormError(errors);
     // Hashed before anything is known of the address, so a taken one costs the same time.
     const passwordHash = await this.users.hashPassword(input.password);
-    const taken = () => {
-      if (this.mails.enabled) return { checkMail: true } as const;
-      throw new AccountFormError({ email: 'email-taken' });
-    };
-    if (await this.repository.findByEmail(email)) return taken();
+    if (this.mails.enabled) {
+      // "Check your mail" either way, and at once: the account (or nothing, the address being
+      // taken) is made unseen, so the answer's timing does not say which (UnseenWork).
+      this.unseen.start('A sign-up', () => this.create(email, passwordHash, client));
+      return { checkMail: true };
+    }
+    const user = await this.create(email, passwordHash, client);
+    if (!user) throw new AccountFormError({ email: 'email-taken' });
+    return { user: authenticatedUser(user) };
+  }
+
+  /** Makes the account, with its confirmation mailed when account emails are on; null when the address is taken. */
+  private async create(email: string, passwordHash: string, client: ClientSeen): Promise<UserEntity | null> {
+    if (await this.repository.findByEmail(email)) return null;
     const now = this.clock.now();
     try {
-      const user = await this.repository.transaction(async (manager) => {
+      return await this.repository.transaction(async (manager) => {
         const created = await this.usersRepository.insertUser(
           { email, passwordHash, hasWebhooks: false, confirmedAt: this.mails.enabled ? null : now, createdAt: now, updatedAt: now },
           manager,
@@ -73,10 +85,9 @@ export class SignUpService {
         if (this.mails.enabled) await this.mails.sendLink(manager, created, 'confirmation', email, email);
         return created;
       });
-      return this.mails.enabled ? { checkMail: true } : { user: authenticatedUser(user) };
     } catch (error) {
       // The same address signed up at the same moment (the unique index).
-      if (await this.repository.findByEmail(email)) return taken();
+      if (await this.repository.findByEmail(email)) return null;
       throw error;
     }
   }
@@ -103,6 +114,8 @@ export class SignUpService {
       if (email === user.unconfirmedEmail) {
         if (await this.repository.findByEmail(email, manager)) return false;
         await this.repository.updateUser(user.id, { email, unconfirmedEmail: null, confirmedAt: user.confirmedAt ?? now, updatedAt: now }, manager);
+        // A reset link mailed to the old address no longer works.
+        await this.repository.deleteTokens(user.id, 'reset', manager);
         await this.log.record({ userId: user.id, email, kind: 'email_changed', client, detail: { previous: user.email } }, manager);
         await this.log.record({ userId: user.id, email, kind: 'email_confirmed', client }, manager);
         await this.mails.emailChanged(manager, user, user.email, email);
@@ -115,14 +128,16 @@ export class SignUpService {
     });
   }
 
-  /** Mails a new confirmation link to an account still waiting for one; says nothing either way. */
-  async resendConfirmation(given: string): Promise<void> {
-    const email = personEmail(this.settings, given);
-    const user = email === null || !this.mails.enabled ? null : await this.repository.findByEmail(email);
-    if (!user || user.confirmedAt !== null || user.disabledAt !== null) return;
-    const now = this.clock.now();
-    const issuedAt = await this.repository.tokenIssuedAt(user.id, 'confirmation', now);
-    if (issuedAt !== undefined && now - issuedAt < RESEND_EVERY_MS) return;
-    await this.repository.transaction((manager) => this.mails.sendLink(manager, user, 'confirmation', user.email, user.email));
+  /** Mails a new confirmation link to an account still waiting for one; says nothing either way, unseen (UnseenWork). */
+  resendConfirmation(given: string): void {
+    this.unseen.start('A confirmation resend', async () => {
+      const email = personEmail(this.settings, given);
+      const user = email === null || !this.mails.enabled ? null : await this.repository.findByEmail(email);
+      if (!user || user.confirmedAt !== null || user.disabledAt !== null) return;
+      const now = this.clock.now();
+      const issuedAt = await this.repository.tokenIssuedAt(user.id, 'confirmation', now);
+      if (issuedAt !== undefined && now - issuedAt < RESEND_EVERY_MS) return;
+      await this.repository.transaction((manager) => this.mails.sendLink(manager, user, 'confirmation', user.email, user.email));
+    });
   }
 }

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, IsNull, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { Sql } from '@app/database';
+import { AccountTokenEntity } from './account-token.entity';
 import { ApiTokenEntity } from './api-token.entity';
 import { SessionEntity } from './session.entity';
+import { TwoFactorChallengeEntity } from './two-factor/two-factor-challenge.entity';
 import { UserEntity } from './user.entity';
 
 /** A token works while it has not expired and its user is not disabled: one indexed look-up decides both. */
@@ -139,9 +141,14 @@ export class UsersRepository {
     if (updated.affected === 0) await this.tokens.insert(token);
   }
 
-  /** A new password, set by an administrator: the lock and failures go, the sessions end (how many is returned). */
+  /**
+   * A new password, set by an administrator: the lock and failures go, the sessions end (how many
+   * is returned), and so do the sign-ins waiting for a code and a mailed reset link.
+   */
   async resetPassword(id: number, passwordHash: string, confirmedAt: number, now: number, manager: EntityManager): Promise<number> {
     await manager.update(UserEntity, { id }, { passwordHash, confirmedAt, lockedAt: null, failedAttempts: 0, updatedAt: now });
+    await manager.delete(AccountTokenEntity, { userId: id, purpose: 'reset' });
+    await manager.delete(TwoFactorChallengeEntity, { userId: id });
     return (await manager.delete(SessionEntity, { userId: id })).affected ?? 0;
   }
 

@@ -8,6 +8,7 @@ import { AccountPages } from './account-pages';
 import { AccountPagesController } from './account-pages.controller';
 import { AssetsController, RobotsController } from './assets.controller';
 import { FirstRunAnnouncer, FirstRunRedirect } from './first-run.middleware';
+import { PasswordGuesses } from './password-guesses';
 import { ProfilePages } from './profile-pages';
 import { ProfilePagesController } from './profile-pages.controller';
 import { RecoveryPages } from './recovery-pages';
@@ -58,6 +59,7 @@ import { TwoFactorPagesController } from './two-factor-pages.controller';
     SignUpPages,
     RecoveryPages,
     ProfilePages,
+    PasswordGuesses,
     SingleSignOnPages,
     OwnerPages,
     SessionUserGuard,

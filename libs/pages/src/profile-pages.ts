@@ -8,6 +8,7 @@ import { PushExpiry } from '@app/pushes';
 import { fieldErrors, outcome, PASSWORD_HINT, userField } from './account-forms';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
+import { PasswordGuesses } from './password-guesses';
 import { text } from './page-text';
 
 const SIGN_IN: PageResult = { redirect: '/users/sign_in', status: 303 };
@@ -32,6 +33,7 @@ export class ProfilePages {
     private readonly twoFactor: TwoFactorService,
     private readonly pushes: PushExpiry,
     private readonly session: PageSession,
+    private readonly guesses: PasswordGuesses,
     private readonly i18n: I18n,
     @InjectSettings() private readonly settings: Settings,
   ) {}
@@ -44,7 +46,9 @@ export class ProfilePages {
   async changeEmail(request: Request): Promise<PageResult> {
     return this.change(request, async (user) => {
       const email = userField(request, 'email');
-      const changed = await this.profiles.changeEmail(user, email, userField(request, 'current_password'), clientInfoOf(request)).catch(renamed({ current_password: 'email_current_password' }));
+      const changed = await this.guesses
+        .checked(user, request, () => this.profiles.changeEmail(user, email, userField(request, 'current_password'), clientInfoOf(request)))
+        .catch(renamed({ current_password: 'email_current_password' }));
       if (changed instanceof FailedForm) return { errors: changed.errors, email };
       return { notice: changed === 'confirm' ? text('profile.emailConfirm') : text('profile.emailChanged', { email: asciiLowerCase(email.trim()) }) };
     });
@@ -52,8 +56,10 @@ export class ProfilePages {
 
   async changePassword(request: Request): Promise<PageResult> {
     return this.change(request, async (user) => {
-      const changed = await this.profiles
-        .changePassword(user, userField(request, 'current_password'), userField(request, 'password'), userField(request, 'password_confirmation'), clientInfoOf(request), this.session.token(request))
+      const changed = await this.guesses
+        .checked(user, request, () =>
+          this.profiles.changePassword(user, userField(request, 'current_password'), userField(request, 'password'), userField(request, 'password_confirmation'), clientInfoOf(request), this.session.token(request)),
+        )
         .catch(renamed({}));
       return changed instanceof FailedForm ? { errors: changed.errors } : { notice: text('profile.passwordChanged') };
     });
@@ -71,7 +77,7 @@ export class ProfilePages {
     this.session.checkCsrf(request);
     const user = await this.session.user(request);
     if (!user) return this.signInFirst;
-    const confirmed = await this.profiles.confirmDeletion(user, userField(request, 'current_password')).catch(renamed({ current_password: 'delete' }));
+    const confirmed = await this.guesses.checked(user, request, () => this.profiles.confirmDeletion(user, userField(request, 'current_password'))).catch(renamed({ current_password: 'delete' }));
     if (confirmed instanceof FailedForm) return this.page(user, { errors: confirmed.errors });
     await this.pushes.deleteAllOwnedBy(user.id);
     await this.profiles.delete(user, clientInfoOf(request));

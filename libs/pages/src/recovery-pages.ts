@@ -30,7 +30,7 @@ export class RecoveryPages {
   async requestReset(request: Request): Promise<PageResult> {
     if (!this.recovery.available) return NOT_FOUND;
     this.session.checkCsrf(request);
-    await this.recovery.requestReset(userField(request, 'email'), clientInfoOf(request));
+    this.recovery.requestReset(userField(request, 'email'), clientInfoOf(request));
     return outcome('reset.sentTitle', 'reset.sent', SIGN_IN_LINK);
   }
 
@@ -64,7 +64,7 @@ export class RecoveryPages {
   async requestUnlock(request: Request): Promise<PageResult> {
     if (!this.recovery.available) return NOT_FOUND;
     this.session.checkCsrf(request);
-    await this.recovery.requestUnlock(userField(request, 'email'));
+    this.recovery.requestUnlock(userField(request, 'email'));
     return outcome('reset.sentTitle', 'unlock.sent', SIGN_IN_LINK);
   }
 

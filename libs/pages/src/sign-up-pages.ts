@@ -89,7 +89,7 @@ export class SignUpPages {
   async resend(request: Request): Promise<PageResult> {
     if (!this.signUps.confirmsByMail) return NOT_FOUND;
     this.session.checkCsrf(request);
-    await this.signUps.resendConfirmation(userField(request, 'email'));
+    this.signUps.resendConfirmation(userField(request, 'email'));
     return outcome('signUp.checkMailTitle', 'confirm.resent', SIGN_IN_LINK);
   }
 }

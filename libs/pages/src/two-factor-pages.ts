@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import { type AuthenticatedUser, type Proof, TWO_FACTOR_LIMITS, TwoFactorService } from '@app/auth';
 import { clientInfoOf, TooManyRequestsError } from '@app/common';
 import { SignInAttempts } from '@app/rate-limit';
+import { PasswordGuesses } from './password-guesses';
 import { labelledSvg } from './owner-pages';
 import type { PageResult } from './page-responder';
 import { cookieOf, formField, PageSession, setCookie } from './page-session';
@@ -34,6 +35,7 @@ export class TwoFactorPages {
     private readonly twoFactor: TwoFactorService,
     private readonly session: PageSession,
     private readonly attempts: SignInAttempts,
+    private readonly guesses: PasswordGuesses,
   ) {}
 
   async overview(request: Request): Promise<PageResult> {
@@ -66,7 +68,7 @@ export class TwoFactorPages {
   private async disable(request: Request): Promise<PageResult> {
     this.session.checkCsrf(request);
     return this.signedIn(request, async (user) => {
-      await this.checkLimits(user, request);
+      await this.guesses.holdBack(user, request);
       const outcome = await this.twoFactor.disable(user, proofOf(request), clientInfoOf(request));
       if (outcome === 'wrong-proof') return this.wrongProof(user, request);
       if (outcome === 'required') return this.overviewPage(user, { error: text('twoFactor.requiredOn'), status: 403 });
@@ -77,7 +79,7 @@ export class TwoFactorPages {
   async regenerate(request: Request): Promise<PageResult> {
     this.session.checkCsrf(request);
     return this.signedIn(request, async (user) => {
-      await this.checkLimits(user, request);
+      await this.guesses.holdBack(user, request);
       const codes = await this.twoFactor.regenerateRecoveryCodes(user, proofOf(request), clientInfoOf(request));
       if (codes === 'wrong-proof') return this.wrongProof(user, request);
       return codes === 'off' ? OVERVIEW : codesPage(codes, false);
@@ -113,13 +115,8 @@ export class TwoFactorPages {
     return user ? page(user) : SIGN_IN;
   }
 
-  private async checkLimits(user: AuthenticatedUser, request: Request): Promise<void> {
-    const blockedFor = await this.attempts.blockedFor(user.email, clientInfoOf(request).ip);
-    if (blockedFor > 0) throw new TooManyRequestsError(text('account.tooManyAttempts'), blockedFor);
-  }
-
   private async wrongProof(user: AuthenticatedUser, request: Request): Promise<PageResult> {
-    await this.attempts.recordFailure(user.email, clientInfoOf(request).ip);
+    await this.guesses.wrong(user, request);
     return this.overviewPage(user, { error: text('twoFactor.wrongProof'), status: 401 });
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, IsNull, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { Sql, type Statement } from '@app/database';
+import { SessionEntity } from '../session.entity';
 import { UserEntity } from '../user.entity';
 import { RecoveryCodeEntity } from './recovery-code.entity';
 import { TwoFactorChallengeEntity } from './two-factor-challenge.entity';
@@ -114,6 +115,11 @@ export class TwoFactorRepository {
     await manager.delete(RecoveryCodeEntity, { userId });
     await manager.delete(TwoFactorChallengeEntity, { userId });
     return wasOn;
+  }
+
+  /** Ends every session of the person, in the transaction of `manager`. */
+  async endSessions(userId: number, manager: EntityManager): Promise<void> {
+    await manager.delete(SessionEntity, { userId });
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

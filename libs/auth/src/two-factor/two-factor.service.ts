@@ -154,11 +154,16 @@ export class TwoFactorService {
     return replaced ? codes : 'off';
   }
 
-  /** An administrator turns a person's two-factor off (the CLI's users:reset-2fa): for someone who lost both their app and their codes. */
+  /**
+   * An administrator turns a person's two-factor off (the CLI's users:reset-2fa, or the
+   * administration's): for someone who lost both their app and their codes. Their sessions end
+   * too: a lost phone may still hold one, and they sign in again anyway (with their password alone).
+   */
   async reset(email: string, by: 'cli' | 'admin', administrator?: { email: string; client: TwoFactorClient }): Promise<{ email: string; was_on: boolean }> {
     const user = await this.users.find(email);
     const wasOn = await this.repository.transaction(async (manager) => {
       const on = await this.repository.clear(user.id, this.clock.now(), manager);
+      await this.repository.endSessions(user.id, manager);
       const detail: SecurityEventDetail = administrator ? { by, admin: administrator.email } : { by };
       if (on) await this.log.record({ userId: user.id, email: user.email, kind: 'two_factor_disabled', detail, client: administrator?.client }, manager);
       return on;
