@@ -84,6 +84,8 @@ describe('accounts in a browser', () => {
 
     /** Sends what waits in the outbox, then the link of the newest mail to `to` with that subject (or its text, for a notice). */
     async function mail(to: string, subject: string): Promise<{ link?: string; text: string }> {
+      // Account mails are recorded after the form's answer (UnseenWork).
+      await app.service(UnseenWork).settled();
       await app.service(NotificationWorker).round();
       const deadline = Date.now() + 5000;
       for (;;) {
