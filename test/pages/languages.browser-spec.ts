@@ -54,6 +54,8 @@ interface Document {
  * recipient's pages and sign-in each in the language the browser asks for (`lang`, no raw key,
  * no English but names), Urdu right-to-left and mirrored, the footer's language menu, the
  * Accept-Language weights, axe in German, Japanese and Urdu; the theme toggle and the blurred secret.
+ * @one-engine How a page reads in a language is the same on every engine; a person's preferred
+ * language, stored and read back, runs on each engine in languages.e2e-spec.ts and accounts.browser-spec.ts.
  */
 describe('languages in a browser', () => {
   let app: TestApp;
