@@ -14,16 +14,29 @@ interface Placeholder {
  * pages count views, days, files and seconds). CLDR's others are allowed but not required: French's
  * `many` is for millions, Czech's for fractions.
  */
-export function neededPluralCategories(locale: string, type: 'cardinal' | 'ordinal' = 'cardinal'): Set<string> {
-  const rules = new Intl.PluralRules(locale, { type });
-  const needed = new Set<string>();
-  for (let n = 0; n <= 1000; n++) needed.add(rules.select(n));
-  return needed;
+export function neededPluralCategories(locale: string, type: 'cardinal' | 'ordinal' = 'cardinal'): ReadonlySet<string> {
+  return remembered(NEEDED, `${locale} ${type}`, () => {
+    const rules = new Intl.PluralRules(locale, { type });
+    const needed = new Set<string>();
+    for (let n = 0; n <= 1000; n++) needed.add(rules.select(n));
+    return needed;
+  });
 }
 
 /** Every plural category CLDR has for the language. */
-export function pluralCategories(locale: string, type: 'cardinal' | 'ordinal' = 'cardinal'): Set<string> {
-  return new Set(new Intl.PluralRules(locale, { type }).resolvedOptions().pluralCategories);
+export function pluralCategories(locale: string, type: 'cardinal' | 'ordinal' = 'cardinal'): ReadonlySet<string> {
+  return remembered(KNOWN, `${locale} ${type}`, () => new Set(new Intl.PluralRules(locale, { type }).resolvedOptions().pluralCategories));
+}
+
+// Computed once per process: every catalogue checked at start asks the same few questions.
+const NEEDED = new Map<string, ReadonlySet<string>>();
+const KNOWN = new Map<string, ReadonlySet<string>>();
+const ENGLISH_PLACEHOLDERS = new Map<string, string>();
+
+function remembered<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) cache.set(key, (value = compute()));
+  return value;
 }
 
 /** The message parsed as the formatter parses it (tags are text: the views escape HTML themselves). */
@@ -54,6 +67,8 @@ export function catalogueProblems(locale: string, messages: Messages, english: M
 }
 
 function messageProblems(locale: string, key: string, message: string, englishMessage: string): string[] {
+  // Plain text on both sides (no braces: no argument, plural or select) parses as itself.
+  if (!/[{}]/.test(message) && !/[{}]/.test(englishMessage)) return [];
   let elements: MessageFormatElement[];
   try {
     elements = parseMessage(message);
@@ -62,7 +77,7 @@ function messageProblems(locale: string, key: string, message: string, englishMe
   }
   const problems = pluralProblems(locale, elements);
   const own = describe(placeholdersOf(elements));
-  const expected = describe(placeholdersOf(parseMessage(englishMessage)));
+  const expected = remembered(ENGLISH_PLACEHOLDERS, englishMessage, () => describe(placeholdersOf(parseMessage(englishMessage))));
   if (own !== expected) problems.push(`has placeholders ${own || '(none)'} where English has ${expected || '(none)'}`);
   return problems;
 }
