@@ -11,7 +11,7 @@ module.exports = {
   testRegex: '\\.e2e-spec\\.ts$',
   // On MySQL or PostgreSQL, the specs that are the same on every engine stay out (test/support/one-engine.js).
   testPathIgnorePatterns: ['/node_modules/', ...(onServerEngine ? oneEngineSpecs(`${__dirname}/..`) : [])],
-  testTimeout: 60_000,
+  testTimeout: 120_000,
   // Client types from the current openapi.json, for the generated-client test.
   globalSetup: '<rootDir>/test/support/generate-client-types.ts',
 };

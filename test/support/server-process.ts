@@ -41,7 +41,7 @@ export async function waitForOutput(server: ServerProcess, pattern: RegExp, time
 /** Starts the built server and waits until it answers; fails with its output if it exits first. */
 export async function startServer(env: Record<string, string>, options: { timeoutMs?: number; cwd?: string } = {}): Promise<ServerProcess> {
   requireBuild();
-  const { timeoutMs = 30_000, cwd } = options;
+  const { timeoutMs = 60_000, cwd } = options;
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_MAIN], { env: childEnv({ PORT: String(port), ...env }), cwd: childCwd(cwd), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -85,7 +85,7 @@ export async function runNode(
   options: { input?: string; timeoutMs?: number; cwd?: string } = {},
 ): Promise<RunResult> {
   requireBuild();
-  const { input, timeoutMs = 30_000, cwd } = options;
+  const { input, timeoutMs = 60_000, cwd } = options;
   const child = spawn(process.execPath, [script, ...args], { env: childEnv(env), cwd: childCwd(cwd), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   child.stdin?.end(input);
   let stdout = '';
