@@ -15,7 +15,7 @@ export type { PushResponse, RetrievedPushResponse } from './dto/push-response.dt
 // For API v1 (@app/api-v1), which translates its routes onto the same calls as v2's.
 export { OwnedPushResponse, PreviewResponse, RetrievedPushResponse as RetrievedPushResponseDto, PushResponse as PushResponseDto } from './dto/push-response.dto';
 export { CreatePushBody, PushInput, WrappedPush } from './dto/create-push.dto';
-export { Passphrase } from './dto/passphrase-query.dto';
+export { Passphrase, passphraseOf } from './dto/passphrase-query.dto';
 export { CreatesPush, CreatePushRoutes, Uploads } from './create-push.guard';
 // For the pages, which offer the forms only to those the rules let create.
 export { anonymousRefusal } from './creation-rules';

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { clientInfoOf, FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
 import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
+import { passphraseOf } from '@app/pushes';
 import type { StoredRequest } from './requests.repository';
 import { RequestsService } from './requests.service';
 
@@ -66,12 +67,6 @@ export class RequestBodyGuard implements CanActivate {
     }
     return true;
   }
-}
-
-/** The passphrase as a push's retrieval takes it: the X-Passphrase header, else the query's (a string). */
-function passphraseOf(request: Request): string | undefined {
-  const query: unknown = request.query.passphrase;
-  return request.get('x-passphrase') ?? (typeof query === 'string' ? query : undefined);
 }
 
 /** The files a multipart body brought (none for other bodies: the service then makes an empty batch). */
