@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { PUSH_EVENT_TYPES } from '@app/events';
 import { client } from '../support/http';
+import { requireServerEngine } from '../support/replicas';
 import { CLI_MAIN, runNode, ServerProcess, startServer } from '../support/server-process';
 import { type SilentEndpoint, startSilentEndpoint } from '../support/silent-endpoint';
 import { TEST_MASTER_KEY } from '../support/test-app';
-import { createTestDatabase, E2E_ENGINE, TestDatabase } from '../support/test-database';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -93,12 +94,6 @@ async function webhooksSent(server: ServerProcess): Promise<number> {
   const line = text.split('\n').find((l) => l.startsWith('pwpush_notifications_total{') && l.includes('channel="webhook"') && l.includes('outcome="sent"'));
   if (!line) throw new Error('no pwpush_notifications_total{channel="webhook",outcome="sent"} in /metrics');
   return Number(line.slice(line.lastIndexOf(' ') + 1));
-}
-
-function requireServerEngine(): void {
-  if (E2E_ENGINE === 'sqlite') {
-    throw new Error('The multi-replica suite needs a database server: set E2E_MYSQL_URL (mysql://root@127.0.0.1:3306) or E2E_PG_URL (postgres://postgres@127.0.0.1:5432)');
-  }
 }
 
 describe('webhooks from three replicas on one database', () => {

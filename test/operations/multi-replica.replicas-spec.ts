@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { client } from '../support/http';
-import { ServerProcess, startServer } from '../support/server-process';
-import { TEST_MASTER_KEY } from '../support/test-app';
-import { createTestDatabase, E2E_ENGINE, TestDatabase } from '../support/test-database';
+import { startReplicas } from '../support/replicas';
+import { ServerProcess } from '../support/server-process';
+import { TestDatabase } from '../support/test-database';
 
 /**
  * Three real server processes on one fresh MySQL or PostgreSQL database, started together on an empty schema,
@@ -23,20 +20,12 @@ describe('three replicas on one database', () => {
   const logs = () => servers.map((server) => server.output()).join('\n');
 
   beforeAll(async () => {
-    if (E2E_ENGINE === 'sqlite') {
-      throw new Error('The multi-replica suite needs a database server: set E2E_MYSQL_URL (mysql://root@127.0.0.1:3306) or E2E_PG_URL (postgres://postgres@127.0.0.1:5432)');
-    }
-    database = await createTestDatabase();
-    const env = {
-      DATABASE_URL: database.url,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-replicas-')),
-      PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
+    ({ database, servers } = await startReplicas({
       EXPIRY_SWEEP_INTERVAL_SECONDS: '1',
       EXPIRY_SWEEP_BATCH_SIZE: '500',
       PWP__THROTTLING__MINUTE: '1000000',
       PWP__THROTTLING__SECOND: '1000000',
-    };
-    servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
+    }));
   });
 
   afterAll(async () => {

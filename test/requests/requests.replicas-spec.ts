@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from '../support/http';
-import { CLI_MAIN, runNode, ServerProcess, startServer } from '../support/server-process';
-import { TEST_MASTER_KEY } from '../support/test-app';
-import { createTestDatabase, E2E_ENGINE, TestDatabase } from '../support/test-database';
+import { startReplicas } from '../support/replicas';
+import { CLI_MAIN, runNode, ServerProcess } from '../support/server-process';
+import { TestDatabase } from '../support/test-database';
 
 /**
  * Three real server processes on one MySQL or PostgreSQL database: a secret request takes exactly
@@ -16,19 +13,12 @@ describe('secret requests across three replicas', () => {
   let owner: Record<string, string>;
 
   beforeAll(async () => {
-    if (E2E_ENGINE === 'sqlite') {
-      throw new Error('The multi-replica suite needs a database server: set E2E_MYSQL_URL (mysql://root@127.0.0.1:3306) or E2E_PG_URL (postgres://postgres@127.0.0.1:5432)');
-    }
-    database = await createTestDatabase();
-    const env = {
-      DATABASE_URL: database.url,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-requests-replicas-')),
-      PWPUSH_MASTER_KEY: TEST_MASTER_KEY,
+    let env: Record<string, string>;
+    ({ database, servers, env } = await startReplicas({
       EXPIRY_SWEEP_INTERVAL_SECONDS: '1',
       PWP__THROTTLING__MINUTE: '1000000',
       PWP__THROTTLING__SECOND: '1000000',
-    };
-    servers = await Promise.all([startServer(env), startServer(env), startServer(env)]);
+    }));
     const created = await runNode(CLI_MAIN, ['users:create', '--email', 'requester@example.com'], env);
     expect([created.code, created.stderr]).toEqual([0, '']);
     owner = { authorization: `Bearer ${(JSON.parse(created.stdout) as { api_token: string }).api_token}` };
