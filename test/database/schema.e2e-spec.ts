@@ -1,17 +1,19 @@
 import { DataSource } from 'typeorm';
 import { createDataSource, engineOf } from '@app/database';
 import { startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, type TestSchema } from '../support/test-database';
 
 /**
  * The migrations and the entities describe the same schema on every engine: a database the
  * migrations built gives an empty diff in TypeORM's schema builder (what `migration:generate`
- * would write), columns, indexes and foreign keys alike.
+ * would write), columns, indexes and foreign keys alike. Both for a database the app's start
+ * migrated from empty, and for the copy of a migrated template that most test files start on.
  */
-describe('schema', () => {
+describe.each<TestSchema>(['empty', 'migrated'])('schema (a database that starts %s)', (schema) => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({}, await createTestDatabase(schema));
   });
   afterAll(() => app.close({ drop: true }));
 

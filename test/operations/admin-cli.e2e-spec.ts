@@ -17,7 +17,7 @@ describe('administration CLI', () => {
   const status = async (token: string) => (await client(app!.baseUrl).get('/api/v2/pushes/active', { authorization: `Bearer ${token}` })).status;
 
   beforeEach(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase('migrated');
     env = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-cli-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
   });
   afterEach(async () => {

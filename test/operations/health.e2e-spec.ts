@@ -119,7 +119,7 @@ if (E2E_ENGINE !== 'sqlite') {
     let urlToken: string;
 
     beforeAll(async () => {
-      database = await createTestDatabase();
+      database = await createTestDatabase('migrated');
       const direct = { DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-outage-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
       const created = await runNode(CLI_MAIN, ['users:create', '--email', 'ops@example.com'], direct);
       token = (JSON.parse(created.stdout) as { api_token: string }).api_token;

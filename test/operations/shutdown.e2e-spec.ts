@@ -63,7 +63,7 @@ describe('graceful shutdown on SIGTERM', () => {
   let database: TestDatabase;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase('migrated');
   });
   afterAll(() => database.drop());
 

@@ -293,7 +293,7 @@ describe('accounts in a browser', () => {
   });
 
   it('leads to the first run while no account exists, and makes the administrator with the boot code from the log', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase('migrated');
     const server = await startServer({ DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-first-run-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'info' });
     try {
       const [, bootCode] = await waitForOutput(server, /boot code to create the administrator account: ([0-9a-f]{32})/);

@@ -69,7 +69,7 @@ describe('single sign-on with an unreachable provider', () => {
   });
 
   it('logs one line naming PWP__OIDC__ISSUER when discovery fails at start-up, never the client secret', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase('migrated');
     const closed = await freePort();
     const server = await startServer({
       DATABASE_URL: database.url,

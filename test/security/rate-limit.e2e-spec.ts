@@ -93,7 +93,7 @@ describe('rate limits and passphrase lockouts shared through Redis by two proces
   let servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase('migrated');
   });
   afterEach(async () => {
     await Promise.all(servers.map((server) => server.stop()));

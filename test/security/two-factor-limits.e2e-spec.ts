@@ -23,7 +23,7 @@ describe('the second step limited across replicas through Redis', () => {
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase('migrated');
   });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));

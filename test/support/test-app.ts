@@ -51,7 +51,7 @@ export interface TestApp {
  * OpenID Provider its redirect URI).
  */
 export async function startTestApp(env: Env = {}, database?: TestDatabase, options: { port?: number } = {}): Promise<TestApp> {
-  const db = database ?? (await createTestDatabase());
+  const db = database ?? (await createTestDatabase('migrated'));
   const settings = loadSettings({
     DATABASE_URL: db.url,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-data-')),

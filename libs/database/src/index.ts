@@ -11,3 +11,4 @@ export * from './named-lock';
 export * from './sql';
 export * from './write-batch';
 export * from './run-migrations';
+export { MIGRATIONS } from './migrations';
