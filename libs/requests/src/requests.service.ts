@@ -2,22 +2,41 @@ import { Injectable } from '@nestjs/common';
 import { AuditLogResponse, AuditService } from '@app/audit';
 import { type AuthenticatedUser, checkOwner } from '@app/auth';
 import {
-  ClientInfo, Clock, ConflictError, FieldFaults, fieldErrorsOf, NotFoundError, Page, PAGE_SIZE, PassphraseRequiredError, publicBaseUrl, toPage,
-  TooManyRequestsError, ValidationFailedError,
+  ClientInfo,
+  Clock,
+  ConflictError,
+  FieldFaults,
+  fieldErrorsOf,
+  NotFoundError,
+  Page,
+  PAGE_SIZE,
+  PassphraseRequiredError,
+  publicBaseUrl,
+  toPage,
+  TooManyRequestsError,
+  ValidationFailedError,
 } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
 import { FileAttachments, type IncomingFile, type StoredFile, UploadBatch } from '@app/files';
+import { LinkMailQueue, type LinkMailRequest, type LinkMailTarget, NOTIFY_MESSAGES } from '@app/pushes';
 import { FailedAttempts } from '@app/rate-limit';
-import { closeAfterLifetime, DEFAULT_CLOSE_AFTER_DURATION, describeCloseAfter } from './closing-times';
+import { closeAfterLifetime, daysRemaining, DEFAULT_CLOSE_AFTER_DURATION, describeCloseAfter } from './closing-times';
 import { RequestInput, ResponseInput } from './dto/create-request.dto';
 import {
-  AnsweredRequestResponse, mapAnsweredRequest, mapPublicRequest, mapRequest, PublicRequestResponse, requestHtmlUrl, requestListUrl, RequestResponse,
+  AnsweredRequestResponse,
+  mapAnsweredRequest,
+  mapPublicRequest,
+  mapRequest,
+  PublicRequestResponse,
+  requestHtmlUrl,
+  requestListUrl,
+  RequestResponse,
 } from './dto/request-response.dto';
 import { RequestClosing } from './request-closing';
 import { RequestEvents } from './request-events';
 import type { RequestEntity, RequestState } from './request.entity';
-import { RequestsRepository, StoredRequest } from './requests.repository';
+import { type NewRequest, RequestsRepository, StoredRequest } from './requests.repository';
 
 const NOT_YOURS = "That request doesn't belong to you.";
 const ANSWERED = 'This request has already been answered.';
@@ -26,7 +45,10 @@ const FILES_DISABLED = 'File attachments are disabled.';
 const NO_FILES = 'This request does not take files.';
 
 /** The owner's lists and the states each shows. */
-export const REQUEST_LISTS = { active: ['open', 'ready'], open: ['open'], ready: ['ready'], closed: ['closed'] } as const satisfies Record<string, readonly RequestState[]>;
+export const REQUEST_LISTS = { active: ['open', 'ready'], open: ['open'], ready: ['ready'], closed: ['closed'] } as const satisfies Record<
+  string,
+  readonly RequestState[]
+>;
 export type RequestList = keyof typeof REQUEST_LISTS;
 
 /**
@@ -46,6 +68,7 @@ export class RequestsService {
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
     private readonly events: RequestEvents,
+    private readonly linkMails: LinkMailQueue,
   ) {}
 
   /** One file of a multipart body, stored encrypted as it streams in; files follow the file pushes' setting and limits. */
@@ -55,7 +78,12 @@ export class RequestsService {
   }
 
   /** Creates a request, with the requester's own files already received into `uploads`; a create that fails leaves nothing. */
-  async create(input: RequestInput, client: ClientInfo, owner: AuthenticatedUser, uploads = this.files.uploads()): Promise<RequestResponse> {
+  async create(
+    input: RequestInput,
+    client: ClientInfo,
+    owner: AuthenticatedUser,
+    uploads = this.files.uploads(),
+  ): Promise<RequestResponse> {
     try {
       return await this.insert(input, client, owner, uploads);
     } catch (error) {
@@ -72,31 +100,37 @@ export class RequestsService {
     if (!faults.has('close_after_duration') && lifetime === undefined) {
       faults.add('close_after_duration', `Close after duration must be one of ${describeCloseAfter()}.`);
     }
+    const linkMail = this.linkMails.request(input, owner, faults);
     faults.throwIfAny();
+    if (linkMail) await this.linkMails.prepare(owner);
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
-    const request = await this.repository.insert(
-      {
-        urlToken,
-        userId: owner.id,
-        message: this.cipher.encrypt(input.request!, `request-message:${urlToken}`),
-        name: input.name ?? null,
-        note: input.note ? this.cipher.encrypt(input.note, `request-note:${urlToken}`) : null,
-        passphraseHash: passphrase === undefined ? null : await this.hasher.hash(passphrase),
-        passphraseProtected: passphrase !== undefined,
-        retrievalStep: input.retrieval_step ?? false,
-        includeRequestor: input.include_requestor ?? false,
-        responseFileAttachments: input.response_file_attachments ?? false,
-        closeAfterDuration: duration,
-        closeAfterAt: now + lifetime!,
-        createdAt: now,
-        updatedAt: now,
-      },
-      (batch, requestId) => batch.add(this.audit.requestEntry(requestId, 'creation', client), 'creation audit entry'),
-    );
+    let echo = {};
+    const newRequest: NewRequest = {
+      urlToken,
+      userId: owner.id,
+      message: this.cipher.encrypt(input.request!, `request-message:${urlToken}`),
+      name: input.name ?? null,
+      note: input.note ? this.cipher.encrypt(input.note, `request-note:${urlToken}`) : null,
+      passphraseHash: passphrase === undefined ? null : await this.hasher.hash(passphrase),
+      passphraseProtected: passphrase !== undefined,
+      retrievalStep: input.retrieval_step ?? false,
+      includeRequestor: input.include_requestor ?? false,
+      responseFileAttachments: input.response_file_attachments ?? false,
+      closeAfterDuration: duration,
+      closeAfterAt: now + lifetime!,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const request = await this.repository.insert(newRequest, (batch, requestId) => {
+      batch.add(this.audit.requestEntry(requestId, 'creation', client), 'creation audit entry');
+      if (linkMail) echo = this.linkMails.add(batch, linkMailTarget(newRequest, linkMail, now), linkMail, owner, now);
+    });
+    // Only the daily limit of link mails can refuse the insert (Outbox.countEmails).
+    if (!request) throw ValidationFailedError.of('base', NOTIFY_MESSAGES.dailyLimit);
     if (uploads.count > 0) await this.files.attachToRequest(request.id, false, uploads, request.closeAfterAt);
-    return mapRequest(request, input.request!, input.note ?? null, now, this.baseUrl(client));
+    return { ...mapRequest(request, input.request!, input.note ?? null, now, this.baseUrl(client)), ...echo };
   }
 
   /**
@@ -121,7 +155,14 @@ export class RequestsService {
    * The one answer. Of concurrent answers exactly one wins the guarded UPDATE; the others get the
    * 409 (or the 404 when the request closed meanwhile), and their files are discarded.
    */
-  async respond(urlToken: string, input: ResponseInput, passphrase: string | undefined, client: ClientInfo, uploads = this.files.uploads(), checked?: StoredRequest): Promise<PublicRequestResponse> {
+  async respond(
+    urlToken: string,
+    input: ResponseInput,
+    passphrase: string | undefined,
+    client: ClientInfo,
+    uploads = this.files.uploads(),
+    checked?: StoredRequest,
+  ): Promise<PublicRequestResponse> {
     try {
       return await this.storeResponse(urlToken, input, passphrase, client, uploads, checked);
     } catch (error) {
@@ -130,7 +171,14 @@ export class RequestsService {
     }
   }
 
-  private async storeResponse(urlToken: string, input: ResponseInput, passphrase: string | undefined, client: ClientInfo, uploads: UploadBatch, checked?: StoredRequest): Promise<PublicRequestResponse> {
+  private async storeResponse(
+    urlToken: string,
+    input: ResponseInput,
+    passphrase: string | undefined,
+    client: ClientInfo,
+    uploads: UploadBatch,
+    checked?: StoredRequest,
+  ): Promise<PublicRequestResponse> {
     const request = checked ?? (await this.checkRespondable(urlToken, passphrase, client));
     const withFiles = uploads.count > 0;
     const faults = new FieldFaults(fieldErrorsOf(input));
@@ -140,7 +188,11 @@ export class RequestsService {
     const now = this.clock.now();
     const ciphertext = this.cipher.encrypt(input.response ?? '', `request-response:${request.urlToken}`);
     const answered = { ...request, state: 'ready' as const, respondedAt: now, updatedAt: now };
-    const then = [this.audit.requestEntry(request.id, 'response', client), ...this.events.of(answered, 'request.responded', now), ...this.events.answeredMail(request, now)];
+    const then = [
+      this.audit.requestEntry(request.id, 'response', client),
+      ...this.events.of(answered, 'request.responded', now),
+      ...this.events.answeredMail(request, now),
+    ];
     const won = await this.repository.respond(request.id, ciphertext, now, (batch) => batch.addAll(then));
     if (!won) {
       const now = await this.closing.find(urlToken);
@@ -155,7 +207,9 @@ export class RequestsService {
     const request = await this.ownedBy(urlToken, caller);
     const base = this.mapOwned(request, client);
     if (request.state !== 'ready') return mapAnsweredRequest(base, null, [], this.baseUrl(client));
-    await this.repository.countAuditEntry(request.id, undefined, (batch) => batch.add(this.audit.requestEntry(request.id, 'response_view', client)));
+    await this.repository.countAuditEntry(request.id, undefined, (batch) =>
+      batch.add(this.audit.requestEntry(request.id, 'response_view', client)),
+    );
     const response = this.cipher.decrypt(request.response!, `request-response:${request.urlToken}`);
     return mapAnsweredRequest(base, response, await this.files.listForRequest(request.id, true), this.baseUrl(client));
   }
@@ -211,7 +265,9 @@ export class RequestsService {
     if (given !== undefined && (await this.hasher.verify(request.passphraseHash, given))) return;
     await this.attempts.recordFailure(key);
     // Capped, as a push's failures: hammering a link grows neither the table nor the log.
-    await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'failed_passphrase', client)));
+    await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) =>
+      batch.add(this.audit.requestEntry(request.id, 'failed_passphrase', client)),
+    );
     throw new PassphraseRequiredError();
   }
 
@@ -224,4 +280,17 @@ export class RequestsService {
   private baseUrl(client: ClientInfo): string {
     return publicBaseUrl(this.settings, client);
   }
+}
+
+/** What the responders' mail tells of a request: its page on the configured base, and until when it takes an answer. */
+function linkMailTarget(request: NewRequest, mail: LinkMailRequest, now: number): LinkMailTarget {
+  return {
+    target: 'request',
+    url_token: request.urlToken,
+    html_url: requestHtmlUrl(request.urlToken, mail.baseUrl),
+    views_remaining: 0,
+    days_remaining: daysRemaining({ state: 'open', closeAfterAt: request.closeAfterAt }, now),
+    expires_at: new Date(request.closeAfterAt).toISOString(),
+    passphrase_protected: request.passphraseProtected,
+  };
 }

@@ -19,6 +19,33 @@ const EVENT: OwnerEventEmail = {
 const allOf = (mail: { subject: string; text: string; html: string }): string => `${mail.subject}\n${mail.text}\n${mail.html}`;
 
 describe('renderEmail', () => {
+  describe('request-link, to someone asked to answer a secret request', () => {
+    const REQUEST = { url: 'https://pwpush.example.com/requests/abcdefghijklmnopqrstuv', sender: 'requester@example.com', expiresAt: LINK.expiresAt, passphraseProtected: false };
+
+    it('says a secret is asked for, by whom, with the link and until when it takes an answer, in both bodies', () => {
+      const sut = renderEmail('request-link', REQUEST);
+
+      expect(sut.subject).toBe('You are asked for a secret');
+      for (const body of [sut.text, sut.html]) {
+        expect(body).toContain('requester@example.com asks you to send a secret');
+        expect(body).toContain(REQUEST.url);
+        expect(body).toContain('takes one answer until Nov 26, 2026, 03:30 PM UTC');
+        expect(body).toContain('only the requester can read it');
+        expect(body).not.toContain('passphrase');
+        expect(body).not.toMatch(/more views?/);
+      }
+      expect(renderEmail('request-link', { ...REQUEST, sender: undefined }).text).toContain('Someone asks you to send a secret');
+    });
+
+    it('mentions the passphrase only when there is one, and speaks the language asked for', () => {
+      expect(renderEmail('request-link', { ...REQUEST, passphraseProtected: true }).text).toContain('asked for a passphrase, which the requester gives you separately');
+      const german = renderEmail('request-link', { ...REQUEST, locale: 'de' });
+      expect(german.subject).toBe('Sie werden um ein Geheimnis gebeten');
+      expect(german.text).toContain('bis 26. Nov. 2026, 15:30 UTC eine Antwort');
+      expect(renderEmail('request-link', { ...REQUEST, locale: 'ur' }).html).toContain('<html lang="ur" dir="rtl">');
+    });
+  });
+
   describe('push-link, to a recipient', () => {
     it('names the sender and gives the link, its deadline and its views, in both bodies', () => {
       const sut = renderEmail('push-link', LINK);
