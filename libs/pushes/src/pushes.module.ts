@@ -23,7 +23,7 @@ import { PushesService } from './pushes.service';
   imports: [TypeOrmModule.forFeature([PushEntity]), DiscoveryModule, AuditModule, EventsModule, FailedAttemptsModule, FilesModule, MetricsModule],
   controllers: [PushesController],
   providers: [PushesRepository, PushesService, PushEvents, PushExpiry, PushDirectory, LinkMails, LinkMailQueue, ExpirySweepService, CreatePushRoutes],
-  // FilesModule too: CreatesPush's guard, used by API v1's controllers as well, reads uploads into FileAttachments.
+  // FilesModule too: CreatesPush's guard, used by API v1's controllers and the pages as well, reads uploads through MultipartUploads.
   exports: [PushesService, PushExpiry, PushDirectory, ExpirySweepService, CreatePushRoutes, FilesModule],
 })
 export class PushesModule implements NestModule {

@@ -2,19 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AuditLogResponse, AuditService } from '@app/audit';
 import { type AuthenticatedUser, checkOwner } from '@app/auth';
 import {
-  ClientInfo,
-  Clock,
-  ConflictError,
-  FieldFaults,
-  fieldErrorsOf,
-  NotFoundError,
-  Page,
-  PAGE_SIZE,
-  PassphraseRequiredError,
-  publicBaseUrl,
-  toPage,
-  TooManyRequestsError,
-  ValidationFailedError,
+  ClientInfo, Clock, ConflictError, FieldFaults, fieldErrorsOf, NotFoundError, Page, PAGE_SIZE, PassphraseRequiredError, publicBaseUrl, toPage,
+  TooManyRequestsError, ValidationFailedError,
 } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
@@ -24,14 +13,7 @@ import { FailedAttempts } from '@app/rate-limit';
 import { closeAfterLifetime, daysRemaining, DEFAULT_CLOSE_AFTER_DURATION, describeCloseAfter } from './closing-times';
 import { RequestInput, ResponseInput } from './dto/create-request.dto';
 import {
-  AnsweredRequestResponse,
-  mapAnsweredRequest,
-  mapPublicRequest,
-  mapRequest,
-  PublicRequestResponse,
-  requestHtmlUrl,
-  requestListUrl,
-  RequestResponse,
+  AnsweredRequestResponse, mapAnsweredRequest, mapPublicRequest, mapRequest, PublicRequestResponse, requestHtmlUrl, requestListUrl, RequestResponse,
 } from './dto/request-response.dto';
 import { RequestClosing } from './request-closing';
 import { RequestEvents } from './request-events';
@@ -45,10 +27,7 @@ const FILES_DISABLED = 'File attachments are disabled.';
 const NO_FILES = 'This request does not take files.';
 
 /** The owner's lists and the states each shows. */
-export const REQUEST_LISTS = { active: ['open', 'ready'], open: ['open'], ready: ['ready'], closed: ['closed'] } as const satisfies Record<
-  string,
-  readonly RequestState[]
->;
+export const REQUEST_LISTS = { active: ['open', 'ready'], open: ['open'], ready: ['ready'], closed: ['closed'] } as const satisfies Record<string, readonly RequestState[]>;
 export type RequestList = keyof typeof REQUEST_LISTS;
 
 /**
@@ -78,12 +57,7 @@ export class RequestsService {
   }
 
   /** Creates a request, with the requester's own files already received into `uploads`; a create that fails leaves nothing. */
-  async create(
-    input: RequestInput,
-    client: ClientInfo,
-    owner: AuthenticatedUser,
-    uploads = this.files.uploads(),
-  ): Promise<RequestResponse> {
+  async create(input: RequestInput, client: ClientInfo, owner: AuthenticatedUser, uploads = this.files.uploads()): Promise<RequestResponse> {
     try {
       return await this.insert(input, client, owner, uploads);
     } catch (error) {
@@ -106,7 +80,6 @@ export class RequestsService {
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
-    let echo = {};
     const newRequest: NewRequest = {
       urlToken,
       userId: owner.id,
@@ -123,6 +96,7 @@ export class RequestsService {
       createdAt: now,
       updatedAt: now,
     };
+    let echo = {};
     const request = await this.repository.insert(newRequest, (batch, requestId) => {
       batch.add(this.audit.requestEntry(requestId, 'creation', client), 'creation audit entry');
       if (linkMail) echo = this.linkMails.add(batch, linkMailTarget(newRequest, linkMail, now), linkMail, owner, now);
@@ -155,14 +129,7 @@ export class RequestsService {
    * The one answer. Of concurrent answers exactly one wins the guarded UPDATE; the others get the
    * 409 (or the 404 when the request closed meanwhile), and their files are discarded.
    */
-  async respond(
-    urlToken: string,
-    input: ResponseInput,
-    passphrase: string | undefined,
-    client: ClientInfo,
-    uploads = this.files.uploads(),
-    checked?: StoredRequest,
-  ): Promise<PublicRequestResponse> {
+  async respond(urlToken: string, input: ResponseInput, passphrase: string | undefined, client: ClientInfo, uploads = this.files.uploads(), checked?: StoredRequest): Promise<PublicRequestResponse> {
     try {
       return await this.storeResponse(urlToken, input, passphrase, client, uploads, checked);
     } catch (error) {
@@ -171,14 +138,7 @@ export class RequestsService {
     }
   }
 
-  private async storeResponse(
-    urlToken: string,
-    input: ResponseInput,
-    passphrase: string | undefined,
-    client: ClientInfo,
-    uploads: UploadBatch,
-    checked?: StoredRequest,
-  ): Promise<PublicRequestResponse> {
+  private async storeResponse(urlToken: string, input: ResponseInput, passphrase: string | undefined, client: ClientInfo, uploads: UploadBatch, checked?: StoredRequest): Promise<PublicRequestResponse> {
     const request = checked ?? (await this.checkRespondable(urlToken, passphrase, client));
     const withFiles = uploads.count > 0;
     const faults = new FieldFaults(fieldErrorsOf(input));
@@ -188,11 +148,7 @@ export class RequestsService {
     const now = this.clock.now();
     const ciphertext = this.cipher.encrypt(input.response ?? '', `request-response:${request.urlToken}`);
     const answered = { ...request, state: 'ready' as const, respondedAt: now, updatedAt: now };
-    const then = [
-      this.audit.requestEntry(request.id, 'response', client),
-      ...this.events.of(answered, 'request.responded', now),
-      ...this.events.answeredMail(request, now),
-    ];
+    const then = [this.audit.requestEntry(request.id, 'response', client), ...this.events.of(answered, 'request.responded', now), ...this.events.answeredMail(request, now)];
     const won = await this.repository.respond(request.id, ciphertext, now, (batch) => batch.addAll(then));
     if (!won) {
       const now = await this.closing.find(urlToken);
@@ -207,9 +163,7 @@ export class RequestsService {
     const request = await this.ownedBy(urlToken, caller);
     const base = this.mapOwned(request, client);
     if (request.state !== 'ready') return mapAnsweredRequest(base, null, [], this.baseUrl(client));
-    await this.repository.countAuditEntry(request.id, undefined, (batch) =>
-      batch.add(this.audit.requestEntry(request.id, 'response_view', client)),
-    );
+    await this.repository.countAuditEntry(request.id, undefined, (batch) => batch.add(this.audit.requestEntry(request.id, 'response_view', client)));
     const response = this.cipher.decrypt(request.response!, `request-response:${request.urlToken}`);
     return mapAnsweredRequest(base, response, await this.files.listForRequest(request.id, true), this.baseUrl(client));
   }
@@ -265,9 +219,7 @@ export class RequestsService {
     if (given !== undefined && (await this.hasher.verify(request.passphraseHash, given))) return;
     await this.attempts.recordFailure(key);
     // Capped, as a push's failures: hammering a link grows neither the table nor the log.
-    await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) =>
-      batch.add(this.audit.requestEntry(request.id, 'failed_passphrase', client)),
-    );
+    await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'failed_passphrase', client)));
     throw new PassphraseRequiredError();
   }
 
