@@ -15,6 +15,11 @@ const EVENT: OwnerEventEmail = {
   occurredAt: new Date('2026-11-20T09:05:00Z'),
 };
 
+/** That both bodies, plain text and HTML, say each of `phrases`. */
+function expectBothBodiesToSay(mail: { text: string; html: string }, phrases: string[]): void {
+  for (const body of [mail.text, mail.html]) for (const phrase of phrases) expect(body).toContain(phrase);
+}
+
 /** Everything a mail shows, for the checks that hold for subject and both bodies alike. */
 const allOf = (mail: { subject: string; text: string; html: string }): string => `${mail.subject}\n${mail.text}\n${mail.html}`;
 
@@ -26,14 +31,8 @@ describe('renderEmail', () => {
       const sut = renderEmail('request-link', REQUEST);
 
       expect(sut.subject).toBe('You are asked for a secret');
-      for (const body of [sut.text, sut.html]) {
-        expect(body).toContain('requester@example.com asks you to send a secret');
-        expect(body).toContain(REQUEST.url);
-        expect(body).toContain('takes one answer until Nov 26, 2026, 03:30 PM UTC');
-        expect(body).toContain('only the requester can read it');
-        expect(body).not.toContain('passphrase');
-        expect(body).not.toMatch(/more views?/);
-      }
+      expectBothBodiesToSay(sut, ['requester@example.com asks you to send a secret', REQUEST.url, 'takes one answer until Nov 26, 2026, 03:30 PM UTC', 'only the requester can read it']);
+      expect(allOf(sut)).not.toMatch(/passphrase|more views?/);
       expect(renderEmail('request-link', { ...REQUEST, sender: undefined }).text).toContain('Someone asks you to send a secret');
     });
 
@@ -51,11 +50,7 @@ describe('renderEmail', () => {
       const sut = renderEmail('push-link', LINK);
 
       expect(sut.subject).toBe('You have received a secret');
-      for (const body of [sut.text, sut.html]) {
-        expect(body).toContain('owner@example.com has sent you a secret');
-        expect(body).toContain(LINK.url);
-        expect(body).toContain('until Nov 26, 2026, 03:30 PM UTC or for 5 more views');
-      }
+      expectBothBodiesToSay(sut, ['owner@example.com has sent you a secret', LINK.url, 'until Nov 26, 2026, 03:30 PM UTC or for 5 more views']);
       expect(sut.html).toContain(`<a href="${LINK.url}"`);
     });
 
