@@ -6,10 +6,12 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const PUSHES = 2000;
 const ENTRIES_PER_PUSH = 10;
 const EVENTS = 20_000;
+const REQUESTS = 1000;
+const ENTRIES_PER_REQUEST = 10;
 
 /**
- * The administration's audit log costs the same on page 1,000 as on page 1: each of its two
- * statements reads its table backwards along the primary key from where the previous page stopped
+ * The administration's audit log costs the same on page 1,000 as on page 1: each of its three
+ * statements (pushes', secret requests', accounts') reads its table backwards along the primary key from where the previous page stopped
  * (keyset), with no sort, on every engine, by the engine's own plan.
  */
 describe('administration: the audit log by keyset', () => {
@@ -35,8 +37,20 @@ describe('administration: the audit log by keyset', () => {
     for (let i = 0; i < events.length; i += 1000) {
       await app.query(`INSERT INTO security_events (user_id, email, kind, created_at) VALUES ${events.slice(i, i + 1000).join(', ')}`);
     }
+    const [{ id: userId }] = await app.query<{ id: number }>("SELECT id FROM users WHERE email = 'plans@example.com'");
+    const requests: string[] = [];
+    for (let i = 0; i < REQUESTS; i++) requests.push(`('plan${i}', ${userId}, 'x', 'open', 8, ${now + 1e9}, ${now}, ${now})`);
+    for (let i = 0; i < requests.length; i += 1000) {
+      await app.query(`INSERT INTO requests (url_token, user_id, message, state, close_after_duration, close_after_at, created_at, updated_at) VALUES ${requests.slice(i, i + 1000).join(', ')}`);
+    }
+    const requestIds = (await app.query<{ id: number }>('SELECT id FROM requests')).map((row) => Number(row.id));
+    const requestEntries: string[] = [];
+    for (let n = 0; n < ENTRIES_PER_REQUEST; n++) for (const id of requestIds) requestEntries.push(`(${id}, 'response_view', '127.0.0.1', '', '', ${now + requestEntries.length}, ${now})`);
+    for (let i = 0; i < requestEntries.length; i += 1000) {
+      await app.query(`INSERT INTO request_audit_entries (request_id, kind, ip, user_agent, referrer, created_at, updated_at) VALUES ${requestEntries.slice(i, i + 1000).join(', ')}`);
+    }
     if (app.database.engine === 'postgres') await app.query('VACUUM ANALYZE');
-    if (app.database.engine === 'mysql') await app.query('ANALYZE TABLE audit_entries, pushes, security_events');
+    if (app.database.engine === 'mysql') await app.query('ANALYZE TABLE audit_entries, pushes, security_events, requests, request_audit_entries');
   }, 300_000);
   afterAll(() => app.close({ drop: true }));
 
@@ -76,6 +90,13 @@ describe('administration: the audit log by keyset', () => {
     const deep = await access(instanceLogStatement({ limit: 51, before: Number(middle) }), 'audit_entries', 'a');
     expect(first).toEqual({ index: 'PRIMARY', bounded: false, sorts: false });
     expect(deep).toEqual({ index: 'PRIMARY', bounded: true, sorts: false });
+  });
+
+  it("reads the secret requests' entries the same way", async () => {
+    const [{ id: middle }] = await app.query<{ id: number }>('SELECT MAX(id) - 5000 AS id FROM request_audit_entries');
+    const statement = (before?: number) => instanceLogStatement({ limit: 51, before }, 'request');
+    expect(await access(statement(), 'request_audit_entries', 'a')).toEqual({ index: 'PRIMARY', bounded: false, sorts: false });
+    expect(await access(statement(Number(middle)), 'request_audit_entries', 'a')).toEqual({ index: 'PRIMARY', bounded: true, sorts: false });
   });
 
   it("reads everyone's security log the same way", async () => {

@@ -1,11 +1,11 @@
 import { UsersService } from '@app/auth';
-import { client } from '../support/http';
+import { client, request } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { Visitor } from '../support/visitor';
 
 const PASSWORD = 'a long password';
 const unescape = (html: string) => html.replaceAll('&#x3D;', '=').replaceAll('&amp;', '&');
-const FIELDS = ['id', 'at', 'source', 'kind', 'person', 'push_id', 'push_token_start', 'administrator', 'ip', 'user_agent', 'referrer', 'detail'];
+const FIELDS = ['id', 'at', 'source', 'kind', 'person', 'push_id', 'push_token_start', 'request_id', 'request_token_start', 'administrator', 'ip', 'user_agent', 'referrer', 'detail'];
 
 /** RFC 4180 CSV, as a spreadsheet reads it: quoted fields may hold commas, quotes and line breaks. */
 function parseCsv(text: string): string[][] {
@@ -37,7 +37,7 @@ function parseCsv(text: string): string[][] {
 }
 
 /**
- * The administration's audit log over HTTP on each engine: one log across pushes and people,
+ * The administration's audit log over HTTP on each engine: one log across pushes, secret requests and people,
  * filters, keyset pages that cover the log exactly once, and the CSV and JSON-lines exports
  * parsed and compared with the entries.
  */
@@ -48,6 +48,7 @@ describe('administration: the audit log', () => {
   const ownerEmail = 'owner@example.com';
   let ownerToken: string;
   let pushToken: string;
+  let requestToken: string;
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -60,7 +61,20 @@ describe('administration: the audit log', () => {
     // The owner's push, viewed with a hostile User-Agent; anonymous pushes; a failed sign-in; an administrative action.
     pushToken = (await api.createPush({ payload: 'owned secret', expire_after_views: 5 }, { authorization: `Bearer ${ownerToken}` })).url_token;
     await api.get(`/api/v2/pushes/${pushToken}`, { 'user-agent': '=HYPERLINK("http://evil.example/"),"quoted"' });
-    for (let i = 0; i < 110; i++) await api.createPush({ payload: `anonymous ${i}` });
+    // The owner's secret request through its life: a wrong passphrase, the answer, a read of it, the close.
+    const owner = { authorization: `Bearer ${ownerToken}` };
+    requestToken = (await api.post('/api/v2/requests', { request: { request: 'requested message', passphrase: 'request passphrase' } }, owner)).body.url_token;
+    const respond = (passphrase: string) =>
+      request(app.baseUrl, 'PATCH', `/api/v2/requests/${requestToken}/respond`, { json: { request: { response: 'the answered secret' } }, headers: { 'x-passphrase': passphrase } });
+    expect((await respond('not it')).status).toBe(401);
+    expect((await respond('request passphrase')).status).toBe(200);
+    expect((await api.get(`/api/v2/requests/${requestToken}`, owner)).body.response).toBe('the answered secret');
+    expect((await request(app.baseUrl, 'DELETE', `/api/v2/requests/${requestToken}`, { headers: owner })).status).toBe(200);
+    // Anonymous pushes, and the owner's requests between them, so that pages hold entries of all three logs.
+    for (let i = 0; i < 110; i++) {
+      await api.createPush({ payload: `anonymous ${i}` });
+      if (i % 2 === 0) await api.post('/api/v2/requests', { request: { request: `request message ${i}` } }, owner);
+    }
     await new Visitor(app.baseUrl).submit('/users/sign_in', '/users/sign_in', { email: ownerEmail, password: 'not the password' });
     const [{ id: ownerId }] = await app.query<{ id: number }>('SELECT id FROM users WHERE email = ?', [ownerEmail]);
     expect((await admin.submit('/admin/users', `/admin/users/${ownerId}/promote`, {})).status).toBe(303);
@@ -80,21 +94,28 @@ describe('administration: the audit log', () => {
     }
     return { ids, pages };
   }
+  /** Every entry of the three logs, newest first; of one instant, pushes' before requests' before accounts', each newest first. */
   async function everyEntry(): Promise<string[]> {
-    const pushes = await app.query<{ id: number; created_at: number }>('SELECT id, created_at FROM audit_entries');
-    const accounts = await app.query<{ id: number; created_at: number }>('SELECT id, created_at FROM security_events');
-    return [...pushes.map((row) => ({ id: `push-${row.id}`, at: Number(row.created_at), n: Number(row.id) })), ...accounts.map((row) => ({ id: `account-${row.id}`, at: Number(row.created_at), n: Number(row.id) }))]
-      .sort((a, b) => b.at - a.at || (a.id.startsWith('push') === b.id.startsWith('push') ? b.n - a.n : a.id.startsWith('push') ? -1 : 1))
-      .map((entry) => entry.id);
+    const logs = [
+      ['push', 'SELECT id, created_at FROM audit_entries'],
+      ['request', 'SELECT id, created_at FROM request_audit_entries'],
+      ['account', 'SELECT id, created_at FROM security_events'],
+    ] as const;
+    const entries = [];
+    for (const [order, [source, sql]] of logs.entries()) {
+      for (const row of await app.query<{ id: number; created_at: number }>(sql)) entries.push({ id: `${source}-${row.id}`, at: Number(row.created_at), order, n: Number(row.id) });
+    }
+    return entries.sort((a, b) => b.at - a.at || a.order - b.order || b.n - a.n).map((entry) => entry.id);
   }
 
-  it('shows one log across pushes and accounts, newest first, 50 a page, every entry exactly once', async () => {
+  it('shows one log across pushes, secret requests and accounts, newest first, 50 a page, every entry exactly once', async () => {
     const all = await everyEntry();
-    expect(all.length).toBeGreaterThan(100);
+    expect(all.length).toBeGreaterThan(150);
     const { ids, pages } = await walk('/admin/audit');
     expect(pages).toBe(Math.ceil(all.length / 50));
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual([...all].sort());
+    expect(ids).toEqual(all);
+    // Pages hold entries of every log: the keyset of each is carried from page to page.
+    expect(new Set(ids.slice(50, 100).map((id) => id.split('-')[0]))).toEqual(new Set(['push', 'request']));
     const first = listed((await admin.get('/admin/audit')).html);
     // The newest: the promotion, by the administrator, on the owner's account.
     expect(first[0].cells.slice(1, 5)).toEqual(['admin_granted', ownerEmail, '', adminEmail]);
@@ -105,9 +126,24 @@ describe('administration: the audit log', () => {
     const [{ id: pushId }] = await app.query<{ id: number }>('SELECT id FROM pushes WHERE url_token = ?', [pushToken]);
     const ownerPush = (await app.query<{ id: number }>('SELECT id FROM audit_entries WHERE push_id = ?', [pushId])).map((row) => `push-${row.id}`);
     const ownerAccount = (await app.query<{ id: number }>("SELECT id FROM security_events WHERE email = ?", [ownerEmail])).map((row) => `account-${row.id}`);
-    expect(byPerson.ids.sort()).toEqual([...ownerPush, ...ownerAccount].sort());
+    const ownerRequests = (await app.query<{ id: number }>('SELECT id FROM request_audit_entries')).map((row) => `request-${row.id}`);
+    expect(byPerson.ids.sort()).toEqual([...ownerPush, ...ownerRequests, ...ownerAccount].sort());
     expect(ownerPush.length).toBe(2);
+    expect(ownerRequests.length).toBe(5 + 55);
     expect(ownerAccount.length).toBe(3);
+    expect((await walk(`/admin/audit?person=${encodeURIComponent(adminEmail)}`)).ids.filter((id) => !id.startsWith('account-'))).toEqual([]);
+
+    // A request's entries, marked as a request's, by the kinds of its log; a kind both logs have finds both.
+    const [{ id: requestId }] = await app.query<{ id: number }>('SELECT id FROM requests WHERE url_token = ?', [requestToken]);
+    for (const kind of ['response', 'response_view', 'failed_passphrase']) {
+      const page = await admin.get(`/admin/audit?kind=${kind}`);
+      expect(listed(page.html).map((row) => [row.id.split('-')[0], row.cells[1], row.cells[2], row.cells[3]])).toEqual([['request', kind, ownerEmail, `Secret request ${requestToken.slice(0, 4)}… (#${requestId})`]]);
+      expect(page.html).not.toContain(requestToken);
+    }
+    expect(listed((await admin.get('/admin/audit?kind=expire')).html).map((row) => row.id.split('-')[0])).toEqual(['request']);
+    const creations = (await walk('/admin/audit?kind=creation')).ids;
+    expect(creations.filter((id) => id.startsWith('request-'))).toHaveLength(56);
+    expect(creations.filter((id) => id.startsWith('push-'))).toHaveLength(111);
 
     const views = await admin.get('/admin/audit?kind=view');
     const rows = listed(views.html);
@@ -138,7 +174,7 @@ describe('administration: the audit log', () => {
     // An export is itself an administrative action: logged, before it streams, in the administrator's own log, so it heads the export.
     const [exported, ...listed] = rows;
     expect(listed.map((row) => row[0])).toEqual(ids);
-    expect([exported[2], exported[3], exported[4], exported[7], JSON.parse(exported[11])]).toEqual(['account', 'audit_exported', adminEmail, adminEmail, { by: 'admin', admin: adminEmail, format: 'csv' }]);
+    expect([exported[2], exported[3], exported[4], exported[9], JSON.parse(exported[13])]).toEqual(['account', 'audit_exported', adminEmail, adminEmail, { by: 'admin', admin: adminEmail, format: 'csv' }]);
 
     const jsonAnswer = await fetch(`${app.baseUrl}/admin/audit/export?format=jsonl`, { headers: { cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
     expect(jsonAnswer.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
@@ -164,9 +200,29 @@ describe('administration: the audit log', () => {
       person: ownerEmail,
       push_id: expect.any(Number),
       push_token_start: pushToken.slice(0, 4),
+      request_id: null,
+      request_token_start: null,
       administrator: null,
       ip: '127.0.0.1',
       user_agent: '=HYPERLINK("http://evil.example/"),"quoted"',
+      referrer: '',
+      detail: null,
+    });
+    // The answer to the owner's request, as a request's entry.
+    const [{ id: requestId }] = await app.query<{ id: number }>('SELECT id FROM requests WHERE url_token = ?', [requestToken]);
+    expect(entries.find((entry) => entry.kind === 'response')).toEqual({
+      id: expect.stringMatching(/^request-\d+$/),
+      at: expect.any(String),
+      source: 'request',
+      kind: 'response',
+      person: ownerEmail,
+      push_id: null,
+      push_token_start: null,
+      request_id: Number(requestId),
+      request_token_start: requestToken.slice(0, 4),
+      administrator: null,
+      ip: '127.0.0.1',
+      user_agent: expect.any(String),
       referrer: '',
       detail: null,
     });
@@ -174,6 +230,6 @@ describe('administration: the audit log', () => {
     expect([promotion.source, promotion.person, promotion.administrator, promotion.detail]).toEqual(['account', ownerEmail, adminEmail, { by: 'admin', admin: adminEmail }]);
     // Nothing of a secret or a full token in either.
     const everything = JSON.stringify(entries) + JSON.stringify(rows);
-    for (const secret of ['owned secret', 'anonymous 1', pushToken]) expect(everything).not.toContain(secret);
+    for (const secret of ['owned secret', 'anonymous 1', pushToken, 'requested message', 'request message 2', 'the answered secret', 'request passphrase', requestToken]) expect(everything).not.toContain(secret);
   });
 });

@@ -1008,6 +1008,16 @@ export interface components {
              */
             updated_at: string;
             /**
+             * @description Create only, when given: the recipients the request's link is mailed to, as kept (repeats dropped).
+             * @example bob@example.com
+             */
+            notify_emails_to?: string;
+            /**
+             * @description Create only, with notify_emails_to.
+             * @example de
+             */
+            notify_emails_to_locale?: string | null;
+            /**
              * @description The answer; null until answered and once closed.
              * @example hunter2
              */
@@ -1658,6 +1668,16 @@ export interface components {
              * @example false
              */
             response_file_attachments?: boolean;
+            /**
+             * @description Mail the request's link to the people who are to answer it (comma-separated, at most 5, repeats dropped case-insensitively), by the push rules: when the instance has mail (`features.pushes.email_auto_dispatch`), within the requester's daily limit. The mail says a secret is asked for and holds the link, never the message, note or passphrase.
+             * @example bob@example.com
+             */
+            notify_emails_to?: string;
+            /**
+             * @description The recipients' language, one of the reference's 34 codes: the mail is written in it when the instance offers it, and its link then opens the request's page in it (`?locale=`).
+             * @example de
+             */
+            notify_emails_to_locale?: string;
         };
         RequestResponse: {
             /**
@@ -1752,6 +1772,16 @@ export interface components {
              * @example 2026-01-01T01:00:00.000Z
              */
             updated_at: string;
+            /**
+             * @description Create only, when given: the recipients the request's link is mailed to, as kept (repeats dropped).
+             * @example bob@example.com
+             */
+            notify_emails_to?: string;
+            /**
+             * @description Create only, with notify_emails_to.
+             * @example de
+             */
+            notify_emails_to_locale?: string | null;
         };
         RespondBody: {
             /** @description The answer. Unknown keys are ignored; a missing or empty object is a 400. */

@@ -7,7 +7,7 @@ import { DELIVERY_VIEWS, DeliveryRecords, type DeliveryView } from '@app/notific
 import { dateText, type PageResult, text } from '@app/pages';
 import { PushDirectory } from '@app/pushes';
 import { VersionService } from '@app/version';
-import { AuditTrail, TRAIL_KINDS, type TrailFilter } from './audit-trail';
+import { AuditTrail, TRAIL_KINDS, type TrailEntry, type TrailFilter } from './audit-trail';
 import { CUSTOM_CSS_MAX, CustomStylesheets } from './custom-stylesheets';
 
 /** A positive whole number from a query or path (`page`, `before`, an id); absent is undefined, anything else a 400. */
@@ -20,6 +20,13 @@ export function wholeNumber(value: unknown): number | undefined {
 /** A keyset position: a whole number, 0 meaning that log is read to its end. */
 function position(value: unknown): number | undefined {
   return value === '0' ? 0 : wholeNumber(value);
+}
+
+/** The push or secret request an entry tells of, by its token's start and its id (a request named as one). */
+function subjectText(entry: TrailEntry): string | undefined {
+  if (entry.push_token_start !== null) return `${entry.push_token_start}… (#${entry.push_id})`;
+  if (entry.request_token_start !== null) return `${text('kind.request')} ${entry.request_token_start}… (#${entry.request_id})`;
+  return undefined;
 }
 
 /** The audit page's filters, as the query gives them (strings only). */
@@ -159,7 +166,8 @@ export class AdminPages {
   /** GET /admin/audit: the instance's one log, newest first, filtered; keyset pages; the exports of the same filter. */
   async auditLog(query: Record<string, unknown>): Promise<PageResult> {
     const filter = trailFilter(query);
-    const { entries, next } = await this.trail.page(filter, { push: position(query.push_before), account: position(query.account_before) }, TRAIL_PAGE_SIZE);
+    const cursor = { push: position(query.push_before), request: position(query.request_before), account: position(query.account_before) };
+    const { entries, next } = await this.trail.page(filter, cursor, TRAIL_PAGE_SIZE);
     const filters = Object.fromEntries(Object.entries(filter).filter(([, value]) => value)) as Record<string, string>;
     const withFilters = (extra: Record<string, string>) => new URLSearchParams({ ...filters, ...extra }).toString();
     return {
@@ -172,10 +180,10 @@ export class AdminPages {
         entries: entries.map((entry) => ({
           ...entry,
           atText: dateText(entry.at),
-          push: entry.push_token_start === null ? undefined : `${entry.push_token_start}… (#${entry.push_id})`,
+          push: subjectText(entry),
         })),
-        first: query.push_before === undefined && query.account_before === undefined ? undefined : `/admin/audit?${withFilters({})}`,
-        next: next && `/admin/audit?${withFilters({ push_before: String(next.push ?? ''), account_before: String(next.account ?? '') })}`,
+        first: [query.push_before, query.request_before, query.account_before].every((before) => before === undefined) ? undefined : `/admin/audit?${withFilters({})}`,
+        next: next && `/admin/audit?${withFilters({ push_before: String(next.push ?? ''), request_before: String(next.request ?? ''), account_before: String(next.account ?? '') })}`,
         csv: `/admin/audit/export?${withFilters({ format: 'csv' })}`,
         jsonl: `/admin/audit/export?${withFilters({ format: 'jsonl' })}`,
       },

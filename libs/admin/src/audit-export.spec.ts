@@ -9,6 +9,8 @@ const entry: TrailEntry = {
   person: 'kim@example.com',
   push_id: 7,
   push_token_start: 'abcd',
+  request_id: null,
+  request_token_start: null,
   administrator: null,
   ip: '203.0.113.9',
   user_agent: '=HYPERLINK("http://evil.example/")',
@@ -29,7 +31,7 @@ describe('audit export lines', () => {
 
   it('writes the fields in the documented order, in CSV and as JSON', () => {
     expect(csvLine(entry)).toBe(
-      'push-7,2026-11-27T06:00:00.000Z,push,view,kim@example.com,7,abcd,,203.0.113.9,"\'=HYPERLINK(""http://evil.example/"")",,"{""recipients"":""a@example.com,b@example.com""}"\r\n',
+      'push-7,2026-11-27T06:00:00.000Z,push,view,kim@example.com,7,abcd,,,,203.0.113.9,"\'=HYPERLINK(""http://evil.example/"")",,"{""recipients"":""a@example.com,b@example.com""}"\r\n',
     );
     const json = JSON.parse(jsonLine(entry)) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual([...EXPORT_FIELDS]);

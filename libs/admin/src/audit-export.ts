@@ -8,7 +8,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type FieldValue = string | number | Record<string, unknown> | null | undefined;
 
 /** The exports' columns, in order: the CSV's header, and the keys of each JSON line. */
-export const EXPORT_FIELDS = ['id', 'at', 'source', 'kind', 'person', 'push_id', 'push_token_start', 'administrator', 'ip', 'user_agent', 'referrer', 'detail'] as const satisfies readonly (keyof TrailEntry)[];
+export const EXPORT_FIELDS = ['id', 'at', 'source', 'kind', 'person', 'push_id', 'push_token_start', 'request_id', 'request_token_start', 'administrator', 'ip', 'user_agent', 'referrer', 'detail'] as const satisfies readonly (keyof TrailEntry)[];
 
 /**
  * A CSV field: quoted when it holds a comma, quote or line break; a text that a spreadsheet would

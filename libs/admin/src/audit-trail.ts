@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { AUDIT_KINDS, type AuditKind, AuditService, type InstanceLogEntry } from '@app/audit';
+import { AUDIT_KINDS, type AuditKind, AuditService, type InstanceLogEntry, type InstanceLogQuery, REQUEST_AUDIT_KINDS } from '@app/audit';
 import { PeopleAdministration, SECURITY_EVENT_KINDS, type SecurityEvent, type SecurityEventKind, SecurityLog } from '@app/auth';
 import { BadRequestError, DAY_MS } from '@app/common';
 import { text } from '@app/pages';
 
-/** Every kind an entry of the instance's log can have: what happened to pushes, and to people's accounts. */
-export const TRAIL_KINDS: readonly string[] = [...AUDIT_KINDS, ...SECURITY_EVENT_KINDS];
+/** The instance's three logs, in the order a page takes entries of one instant: pushes', secret requests', people's accounts'. */
+const TRAIL_SOURCES = ['push', 'request', 'account'] as const;
+type TrailSource = (typeof TRAIL_SOURCES)[number];
+const KINDS_OF: Record<TrailSource, readonly string[]> = { push: AUDIT_KINDS, request: REQUEST_AUDIT_KINDS, account: SECURITY_EVENT_KINDS };
+
+/** Every kind an entry of the instance's log can have: what happened to pushes, to secret requests, and to people's accounts. */
+export const TRAIL_KINDS: readonly string[] = [...new Set(TRAIL_SOURCES.flatMap((source) => KINDS_OF[source]))];
 
 /** The filters of the audit page and its exports, as given. */
 export interface TrailFilter {
@@ -18,26 +23,26 @@ export interface TrailFilter {
 }
 
 /**
- * Where a page starts in each of the two logs: below these ids (keyset); 0 once a log is read to
+ * Where a page starts in each of the three logs: below these ids (keyset); 0 once a log is read to
  * its end. Absent: from the newest.
  */
-export interface TrailCursor {
-  push?: number;
-  account?: number;
-}
+export type TrailCursor = Partial<Record<TrailSource, number>>;
 
 /** One entry of the instance's log, as the page shows it and the exports write it. */
 export interface TrailEntry {
-  /** `push-<id>` or `account-<id>`: unique across the two logs. */
+  /** `push-<id>`, `request-<id>` or `account-<id>`: unique across the three logs. */
   id: string;
   at: string;
-  source: 'push' | 'account';
+  source: TrailSource;
   kind: string;
-  /** The push's owner, or the account's address; null for an anonymous push. */
+  /** The push's (request's) owner, or the account's address; null for an anonymous push. */
   person: string | null;
   push_id: number | null;
   /** The push's token, its first four characters only (never enough to open it). */
   push_token_start: string | null;
+  request_id: number | null;
+  /** The secret request's token, its first four characters only. */
+  request_token_start: string | null;
   /** The administrator who did it, for administrative actions. */
   administrator: string | null;
   ip: string | null;
@@ -54,11 +59,14 @@ export interface TrailPage {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** An entry of one of the logs, before it is merged. */
+type LogRow = { source: 'push' | 'request'; entry: InstanceLogEntry } | { source: 'account'; entry: SecurityEvent };
+
 /**
- * The instance's one audit log for the administration: the pushes' entries (audit) and the
- * people's security events (auth), merged newest first. Each log is read by keyset on its primary
- * key (the cursor holds where each stopped), so page 1,000 costs what page 1 costs, and an export
- * walks the whole log a page at a time without holding it.
+ * The instance's one audit log for the administration: the pushes' and the secret requests'
+ * entries (audit) and the people's security events (auth), merged newest first. Each log is read
+ * by keyset on its primary key (the cursor holds where each stopped), so page 1,000 costs what
+ * page 1 costs, and an export walks the whole log a page at a time without holding it.
  */
 @Injectable()
 export class AuditTrail {
@@ -72,31 +80,37 @@ export class AuditTrail {
   async page(filter: TrailFilter, cursor: TrailCursor, size: number): Promise<TrailPage> {
     const query = await this.queryOf(filter);
     if (query === null) return { entries: [] };
-    const { kind, ownerId, from, to } = query;
-    const pushKinds = kind === undefined ? undefined : (AUDIT_KINDS as readonly string[]).includes(kind) ? [kind as AuditKind] : null;
-    const accountKinds = kind === undefined ? undefined : (SECURITY_EVENT_KINDS as readonly string[]).includes(kind) ? [kind as SecurityEventKind] : null;
-    const [pushes, accounts] = await Promise.all([
-      cursor.push === 0 || pushKinds === null ? [] : this.audit.instancePage({ before: cursor.push, limit: size, kinds: pushKinds, ownerId, from, to }),
-      cursor.account === 0 || accountKinds === null ? [] : this.security.instancePage({ before: cursor.account, limit: size, kinds: accountKinds, userId: ownerId, from, to }),
-    ]);
-    // Merge the two newest-first lists; each log's ids grow with time, so each list is in time order too.
-    const taken: ({ push: InstanceLogEntry } | { account: SecurityEvent })[] = [];
-    let p = 0;
-    let a = 0;
-    while (taken.length < size && (p < pushes.length || a < accounts.length)) {
-      const pushAt = p < pushes.length ? pushes[p].createdAt : -Infinity;
-      const accountAt = a < accounts.length ? Date.parse(accounts[a].created_at) : -Infinity;
-      taken.push(pushAt >= accountAt ? { push: pushes[p++] } : { account: accounts[a++] });
+    const { kind, ...rest } = query;
+    const logs = await Promise.all(
+      TRAIL_SOURCES.map(async (source) => {
+        const kinds = kind === undefined ? undefined : KINDS_OF[source].includes(kind) ? [kind] : null;
+        const rows = cursor[source] === 0 || kinds === null ? [] : await this.read(source, { ...rest, before: cursor[source], limit: size, kinds });
+        return { source, rows, done: rows.length < size, taken: 0 };
+      }),
+    );
+    // Merge the newest-first lists; each log's ids grow with time, so each list is in time order too.
+    const taken: LogRow[] = [];
+    while (taken.length < size) {
+      let newest: (typeof logs)[number] | undefined;
+      for (const log of logs) if (log.taken < log.rows.length && (!newest || atOf(log.rows[log.taken]) > atOf(newest.rows[newest.taken]))) newest = log;
+      if (!newest) break;
+      taken.push(newest.rows[newest.taken++]);
     }
-    const pushDone = pushes.length < size && p === pushes.length;
-    const accountDone = accounts.length < size && a === accounts.length;
-    const next: TrailCursor = {
-      push: pushDone || pushKinds === null ? 0 : p > 0 ? pushes[p - 1].id : cursor.push,
-      account: accountDone || accountKinds === null ? 0 : a > 0 ? accounts[a - 1].id : cursor.account,
-    };
-    const owners = await this.people.emailsOf(pushes.slice(0, p).flatMap((entry) => (entry.ownerId === null ? [] : [entry.ownerId])));
-    const entries = taken.map((entry) => ('push' in entry ? pushEntry(entry.push, owners) : accountEntry(entry.account)));
-    return next.push === 0 && next.account === 0 ? { entries } : { entries, next };
+    const next = Object.fromEntries(
+      logs.map((log) => [log.source, log.done && log.taken === log.rows.length ? 0 : log.taken > 0 ? log.rows[log.taken - 1].entry.id : cursor[log.source]]),
+    ) as TrailCursor;
+    const owners = await this.people.emailsOf(taken.flatMap((row) => (row.source === 'account' || row.entry.ownerId === null ? [] : [row.entry.ownerId])));
+    const entries = taken.map((row) => (row.source === 'account' ? accountEntry(row.entry) : logEntry(row.entry, owners)));
+    return TRAIL_SOURCES.every((source) => next[source] === 0) ? { entries } : { entries, next };
+  }
+
+  /** A page of one log, its rows marked with it. */
+  private async read(source: TrailSource, query: Omit<InstanceLogQuery, 'kinds'> & { kinds?: string[] }): Promise<LogRow[]> {
+    if (source === 'account') {
+      const { ownerId, kinds, ...rest } = query;
+      return (await this.security.instancePage({ ...rest, userId: ownerId, kinds: kinds as SecurityEventKind[] | undefined })).map((entry) => ({ source, entry }));
+    }
+    return (await this.audit.instancePage(source, { ...query, kinds: query.kinds as AuditKind[] | undefined })).map((entry) => ({ source, entry }));
   }
 
   /**
@@ -140,16 +154,22 @@ function dayStart(value: string | undefined): number | undefined {
   return at;
 }
 
-function pushEntry(entry: InstanceLogEntry, owners: Map<number, string>): TrailEntry {
+const atOf = (row: LogRow): number => (row.source === 'account' ? Date.parse(row.entry.created_at) : row.entry.createdAt);
+
+/** An entry of a push's log or of a request's: the subject named in its own columns. */
+function logEntry(entry: InstanceLogEntry, owners: Map<number, string>): TrailEntry {
   const administrator = typeof entry.details?.admin === 'string' ? entry.details.admin : null;
+  const push = entry.source === 'push';
   return {
-    id: `push-${entry.id}`,
+    id: `${entry.source}-${entry.id}`,
     at: new Date(entry.createdAt).toISOString(),
-    source: 'push',
+    source: entry.source,
     kind: entry.kind,
     person: entry.ownerId === null ? null : (owners.get(entry.ownerId) ?? null),
-    push_id: entry.pushId,
-    push_token_start: entry.tokenStart,
+    push_id: push ? entry.subjectId : null,
+    push_token_start: push ? entry.tokenStart : null,
+    request_id: push ? null : entry.subjectId,
+    request_token_start: push ? null : entry.tokenStart,
     administrator,
     ip: entry.ip,
     user_agent: entry.userAgent,
@@ -168,6 +188,8 @@ function accountEntry(event: SecurityEvent): TrailEntry {
     person: event.email,
     push_id: null,
     push_token_start: null,
+    request_id: null,
+    request_token_start: null,
     administrator,
     ip: event.ip,
     user_agent: event.user_agent,

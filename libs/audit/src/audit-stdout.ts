@@ -3,11 +3,15 @@ import { InjectSettings, type Settings } from '@app/config';
 
 /** One audit event as PWP__AUDIT__STDOUT writes it: the fields of docs/administration.md. */
 export interface AuditLine {
-  /** `push`: what happened to a push (its audit log); `account`: what happened to a person's account (their security log). */
-  source: 'push' | 'account';
+  /**
+   * `push`: what happened to a push (its audit log); `request`: to a secret request (its log);
+   * `account`: what happened to a person's account (their security log).
+   */
+  source: 'push' | 'request' | 'account';
   kind: string;
   at: string;
   push_id: number | null;
+  request_id: number | null;
   user_id: number | null;
   email: string | null;
   administrator: string | null;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InsertedId, Sql, Statement } from '@app/database';
 import { AuditEntryEntity, AuditKind, RequestAuditKind } from './audit-entry.entity';
-import { type InstanceLogEntry, type InstanceLogQuery, instanceLogStatement, PUSHES_OF_ENTRIES, toInstanceLogEntry } from './instance-log';
+import { type InstanceLogEntry, type InstanceLogQuery, type InstanceLogSource, instanceLogStatement, SUBJECTS_OF_ENTRIES, toInstanceLogEntry } from './instance-log';
 
 export interface NewAuditEntry {
   /** The push; or the id of the push the same batch inserts first. */
@@ -74,14 +74,14 @@ export class AuditRepository {
     return Number(row.n);
   }
 
-  /** A page of the whole instance's log, newest first (see instanceLogStatement). */
-  async instancePage(query: InstanceLogQuery): Promise<InstanceLogEntry[]> {
-    const { sql, parameters } = instanceLogStatement(query);
+  /** A page of the instance's log of pushes or of requests, newest first (see instanceLogStatement). */
+  async instancePage(source: InstanceLogSource, query: InstanceLogQuery): Promise<InstanceLogEntry[]> {
+    const { sql, parameters } = instanceLogStatement(query, source);
     const rows = await this.sql.rows<Record<string, unknown>>(sql, parameters);
-    const ids = [...new Set(rows.map((row) => Number(row.push_id)))];
-    const pushes = ids.length === 0 ? [] : await this.sql.rows<Record<string, unknown>>(PUSHES_OF_ENTRIES(ids.length), ids);
-    const byId = new Map(pushes.map((push) => [Number(push.id), push]));
-    return rows.map((row) => toInstanceLogEntry(row, byId.get(Number(row.push_id))));
+    const ids = [...new Set(rows.map((row) => Number(row.subject_id)))];
+    const subjects = ids.length === 0 ? [] : await this.sql.rows<Record<string, unknown>>(SUBJECTS_OF_ENTRIES(source, ids.length), ids);
+    const byId = new Map(subjects.map((subject) => [Number(subject.id), subject]));
+    return rows.map((row) => toInstanceLogEntry(source, row, byId.get(Number(row.subject_id))));
   }
 
   /** A page of a push's entries, oldest first (insertion order); plain SQL as the owner's list pages. */

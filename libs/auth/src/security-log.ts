@@ -191,6 +191,7 @@ export class SecurityLog {
       kind: row.kind,
       at: new Date(row.createdAt).toISOString(),
       push_id: null,
+      request_id: null,
       user_id: row.userId,
       email: row.email,
       administrator: detail?.by === 'admin' && typeof detail.admin === 'string' ? detail.admin : null,

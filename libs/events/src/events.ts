@@ -37,18 +37,23 @@ export interface PushEvent {
   data: PushEventData;
 }
 
-/** The owner's request to mail a push's link to recipients they named (the reference's "notify by email"). */
+/**
+ * The owner's request to mail a push's link to recipients they named (the reference's "notify by
+ * email"), or with `target: 'request'` a secret request's link to those who are to answer it.
+ */
 export interface LinkMail {
   id: string;
   type: 'push.link_mail';
   timestamp: string;
-  /** The audit entry whose `notify_by_email` block reports the sending. */
-  audit_entry_id: number;
+  /** The audit entry whose `notify_by_email` block reports the sending; null for a request (its log has no such entry). */
+  audit_entry_id: number | null;
+  /** What the link opens; absent: a push (as in mails queued before requests had them). */
+  target?: 'request';
   recipients: string[];
   locale: string | null;
   url_token: string;
   html_url: string;
-  /** The sender as the mail names them: the push's owner. */
+  /** The sender as the mail names them: the push's (or request's) owner. */
   owner_email: string;
   views_remaining: number;
   days_remaining: number;

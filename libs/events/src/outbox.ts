@@ -63,12 +63,13 @@ export class Outbox {
   }
 
   /**
-   * A mail of a push's link to the recipients its owner named; it adds them to the batch's
-   * LINK_MAIL_RECIPIENTS. The audit entry reporting it is inserted earlier in the same batch.
+   * A mail of a push's (or request's) link to the recipients its owner named; it adds them to the
+   * batch's LINK_MAIL_RECIPIENTS. The audit entry reporting it, if any, is inserted earlier in the same batch.
    */
-  linkMail(ownerId: number, mail: Omit<LinkMail, 'id' | 'type' | 'timestamp' | 'audit_entry_id'>, auditEntryId: InsertedId, at: number): Statement {
+  linkMail(ownerId: number, mail: Omit<LinkMail, 'id' | 'type' | 'timestamp' | 'audit_entry_id'>, auditEntryId: InsertedId | undefined, at: number): Statement {
     const message = { id: messageId(), type: 'push.link_mail' as const, timestamp: new Date(at).toISOString() };
-    const payload = auditEntryId.map((id) => JSON.stringify({ ...message, audit_entry_id: id, ...mail } satisfies LinkMail));
+    const payloadOf = (id: number | null) => JSON.stringify({ ...message, audit_entry_id: id, ...mail } satisfies LinkMail);
+    const payload = auditEntryId === undefined ? payloadOf(null) : auditEntryId.map(payloadOf);
     return { sql: INSERT, atomic: true, parameters: [message.type, ownerId, payload, mail.recipients.length, at], adds: { [LINK_MAIL_RECIPIENTS]: mail.recipients.length } };
   }
 }

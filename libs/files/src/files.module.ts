@@ -7,12 +7,14 @@ import { DiskBlobStore } from './disk-blob-store';
 import { FileAttachmentEntity } from './file-attachment.entity';
 import { FileAttachmentsRepository } from './file-attachments.repository';
 import { FileAttachments } from './file-attachments.service';
+import { MultipartUploads } from './multipart-uploads';
 
 @Module({
   imports: [TypeOrmModule.forFeature([FileAttachmentEntity]), MetricsModule],
   providers: [
     FileAttachmentsRepository,
     FileAttachments,
+    MultipartUploads,
     {
       provide: BlobStore,
       inject: [SETTINGS],
@@ -21,6 +23,6 @@ import { FileAttachments } from './file-attachments.service';
         storage.type === 'local' ? new DiskBlobStore(storage.dir) : new (await import('./s3-blob-store')).S3BlobStore(storage),
     },
   ],
-  exports: [FileAttachments],
+  exports: [FileAttachments, MultipartUploads],
 })
 export class FilesModule {}

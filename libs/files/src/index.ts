@@ -8,4 +8,5 @@ export * from './files.module';
 export { FileAttachments, UploadBatch, type AttachedFile, type IncomingFile, type StoredFile } from './file-attachments.service';
 export { FileAttachmentEntity } from './file-attachment.entity';
 export * from './multipart-body';
+export { MultipartUploads, type MultipartUploadRules } from './multipart-uploads';
 export * from './send-file';

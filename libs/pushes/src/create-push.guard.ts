@@ -3,8 +3,8 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { type Access, ACCESS_KEY, type AuthenticatedUser } from '@app/auth';
-import { FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
-import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
+import { RequestBodies } from '@app/common';
+import { MultipartUploads, type UploadBatch } from '@app/files';
 import type { RequestedPush } from './creation-rules';
 import { PushesService } from './pushes.service';
 
@@ -39,7 +39,7 @@ export const CreatesPush = (wrapper: string) => applyDecorators(SetMetadata(WRAP
 export class CreatePushGuard implements CanActivate {
   constructor(
     private readonly pushes: PushesService,
-    private readonly files: FileAttachments,
+    private readonly uploads: MultipartUploads,
     private readonly reflector: Reflector,
     private readonly bodies: RequestBodies,
   ) {}
@@ -49,39 +49,15 @@ export class CreatePushGuard implements CanActivate {
     const wrapper = this.reflector.get<string>(WRAPPER, context.getHandler());
     const response = context.switchToHttp().getResponse<Response>();
     // Left unread by the app-wide body reader (which read JSON and forms otherwise).
-    if (request.body === undefined && request.is('multipart/form-data')) await this.receive(request, response, wrapper);
-    else if (request.body === undefined && request.is('application/json')) await this.bodies.read(request, response, 'json', request.user !== undefined);
+    if (request.body === undefined && request.is('multipart/form-data')) {
+      request.uploads = await this.uploads.read(request, response, {
+        wrapper,
+        admit: () => this.pushes.checkCreator({ withFiles: true }, request.user),
+        receive: (uploads, part) => this.pushes.receiveFile(uploads, part),
+      });
+    } else if (request.body === undefined && request.is('application/json')) await this.bodies.read(request, response, 'json', request.user !== undefined);
     this.pushes.checkCreator(requestedPush(request.body, wrapper), request.user);
     return true;
-  }
-
-  private async receive(request: CreateRequest, response: Response, wrapper: string): Promise<void> {
-    const fileField = `${wrapper}[files][]`;
-    this.bodies.admitMultipart(request, response);
-    const uploads = this.files.uploads();
-    try {
-      request.body = await readMultipartBody(request, {
-        maxFields: FORM_PARAMETER_LIMIT,
-        maxFieldBytes: MULTIPART_FIELDS_BYTES,
-        onFile: async (part) => {
-          this.pushes.checkCreator({ withFiles: true }, request.user);
-          if (part.field !== fileField) throw ValidationFailedError.of('files', `Files must be sent as ${fileField} parts.`);
-          await this.pushes.receiveFile(uploads, part);
-        },
-      });
-    } catch (error) {
-      // The answer goes out now, while the rest of the body is read and dropped: closing the
-      // connection instead could reset it before the client has read the answer.
-      request.resume();
-      await uploads.discard();
-      throw error;
-    }
-    request.uploads = uploads;
-    if (uploads.count === 0) return;
-    request.body = withReceivedFiles(request.body as Record<string, unknown>, wrapper);
-    // Discarding takes only files no push took: after a created push, nothing. Should it fail,
-    // the rows it leaves are abandoned uploads, which the sweep destroys.
-    response.once('close', () => void uploads.discard().catch(() => undefined));
   }
 }
 
@@ -125,15 +101,6 @@ const pathsOf = (target: object): string[] => [Reflect.getMetadata(PATH_METADATA
 
 /** The files a multipart create has received (none for other bodies: the service then makes an empty batch). */
 export const Uploads = createParamDecorator((_: unknown, context: ExecutionContext) => context.switchToHttp().getRequest<CreateRequest>().uploads);
-
-/**
- * The files of a multipart body are the push's content, even when no other field came with them:
- * its wrapper object is then not missing. They are in the batch; `files` here only says that they exist.
- */
-function withReceivedFiles(body: Record<string, unknown>, wrapper: string): Record<string, unknown> {
-  const push = body[wrapper];
-  return { ...body, [wrapper]: { ...(typeof push === 'object' && push !== null && !Array.isArray(push) ? push : {}), files: [] } };
-}
 
 /** What a create body, as sent, asks for: its `kind`, and whether a file push (`kind: "file"` or a `files` key). */
 function requestedPush(body: unknown, wrapper: string): RequestedPush {

@@ -25,3 +25,6 @@ export { describeLifetime, expiresAtFor, hasElapsed, LIFETIME_BY_DURATION } from
 // For secret requests (@app/requests), which take their message and answer within a push's limits, and answer no-store as pushes do.
 export { TEXT_PAYLOAD_MAX } from './dto/create-push.dto';
 export { noStore } from './no-store.middleware';
+// For secret requests, whose create mails their link to the responders by the same rules (notify_emails_to).
+export { LinkMailQueue, type LinkMailEcho, type LinkMailRequest, type LinkMailTarget } from './link-mail-queue';
+export { NOTIFY_MESSAGES } from './notify-emails';

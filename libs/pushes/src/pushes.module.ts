@@ -8,6 +8,7 @@ import { MetricsModule } from '@app/metrics';
 import { FailedAttemptsModule } from '@app/rate-limit';
 import { CreatePushRoutes } from './create-push.guard';
 import { ExpirySweepService } from './expiry-sweep.service';
+import { LinkMailQueue } from './link-mail-queue';
 import { LinkMails } from './link-mails';
 import { PushEvents } from './push-events';
 import { PushDirectory } from './push-directory';
@@ -21,8 +22,8 @@ import { PushesService } from './pushes.service';
 @Module({
   imports: [TypeOrmModule.forFeature([PushEntity]), DiscoveryModule, AuditModule, EventsModule, FailedAttemptsModule, FilesModule, MetricsModule],
   controllers: [PushesController],
-  providers: [PushesRepository, PushesService, PushEvents, PushExpiry, PushDirectory, LinkMails, ExpirySweepService, CreatePushRoutes],
-  // FilesModule too: CreatesPush's guard, used by API v1's controllers as well, reads uploads into FileAttachments.
+  providers: [PushesRepository, PushesService, PushEvents, PushExpiry, PushDirectory, LinkMails, LinkMailQueue, ExpirySweepService, CreatePushRoutes],
+  // FilesModule too: CreatesPush's guard, used by API v1's controllers and the pages as well, reads uploads through MultipartUploads.
   exports: [PushesService, PushExpiry, PushDirectory, ExpirySweepService, CreatePushRoutes, FilesModule],
 })
 export class PushesModule implements NestModule {

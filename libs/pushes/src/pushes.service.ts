@@ -16,7 +16,8 @@ import { anonymousRefusal, creationRules, DISABLED_MESSAGES, type RequestedPush 
 import { JsonFileInput, PushInput } from './dto/create-push.dto';
 import { htmlUrlOf, listUrlOf, mapOwnedPush, mapPush, mapRetrievedPush, OwnedPushResponse, PreviewResponse, PushResponse, RetrievedPushResponse } from './dto/push-response.dto';
 import { expiresAtFor } from './expiry';
-import { LinkMailRequest, LinkMails } from './link-mails';
+import { LinkMailQueue, type LinkMailRequest } from './link-mail-queue';
+import { LinkMails } from './link-mails';
 import { checkPushOwner } from './ownership';
 import { PushEvents } from './push-events';
 import { PushExpiry } from './push-expiry';
@@ -46,6 +47,7 @@ export class PushesService {
     private readonly events: PushEvents,
     private readonly expiry: PushExpiry,
     private readonly linkMails: LinkMails,
+    private readonly linkMailQueue: LinkMailQueue,
   ) {}
 
   /**
@@ -83,8 +85,8 @@ export class PushesService {
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
     let linkMail: LinkMailRequest | undefined;
-    const { lifetime, ...rules } = creationRules(input, withFiles, this.settings, (faults) => (linkMail = this.linkMails.request(input, owner, faults)));
-    if (linkMail) await this.linkMails.prepare(owner!);
+    const { lifetime, ...rules } = creationRules(input, withFiles, this.settings, (faults) => (linkMail = this.linkMailQueue.request(input, owner, faults)));
+    if (linkMail) await this.linkMailQueue.prepare(owner!);
     for (const file of input.files ?? []) await uploads.add(decodeJsonFile(file));
     const newPush: NewPush = {
       ...rules,

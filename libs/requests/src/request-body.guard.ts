@@ -1,14 +1,13 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { clientInfoOf, FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
-import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
+import { clientInfoOf } from '@app/common';
+import { MultipartUploads, type UploadBatch } from '@app/files';
 import { passphraseOf } from '@app/pushes';
 import type { StoredRequest } from './requests.repository';
 import { RequestsService } from './requests.service';
 
 const PURPOSE = 'pwpush:request-body';
-const FILE_FIELD = 'request[files][]';
 type Purpose = 'create' | 'respond';
 
 type BodyRequest = Request & { uploads?: UploadBatch; respondable?: StoredRequest };
@@ -26,9 +25,8 @@ export const TakesRequestFiles = (purpose: Purpose) => applyDecorators(SetMetada
 export class RequestBodyGuard implements CanActivate {
   constructor(
     private readonly requests: RequestsService,
-    private readonly files: FileAttachments,
+    private readonly uploads: MultipartUploads,
     private readonly reflector: Reflector,
-    private readonly bodies: RequestBodies,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -41,30 +39,10 @@ export class RequestBodyGuard implements CanActivate {
       respondable = await this.requests.checkRespondable(String(request.params.url_token), passphraseOf(request), clientInfoOf(request));
       request.respondable = respondable;
     }
-    this.bodies.admitMultipart(request, response);
-    const uploads = this.files.uploads();
-    try {
-      request.body = await readMultipartBody(request, {
-        maxFields: FORM_PARAMETER_LIMIT,
-        maxFieldBytes: MULTIPART_FIELDS_BYTES,
-        onFile: async (part) => {
-          if (part.field !== FILE_FIELD) throw ValidationFailedError.of('files', `Files must be sent as ${FILE_FIELD} parts.`);
-          if (respondable) await this.requests.receiveResponseFile(respondable, uploads, part);
-          else await this.requests.receiveFile(uploads, part);
-        },
-      });
-    } catch (error) {
-      request.resume();
-      await uploads.discard();
-      throw error;
-    }
-    request.uploads = uploads;
-    if (uploads.count > 0) {
-      const body = request.body as Record<string, unknown>;
-      const wrapped = body.request;
-      request.body = { ...body, request: { ...(typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped) ? wrapped : {}), files: [] } };
-      response.once('close', () => void uploads.discard().catch(() => undefined));
-    }
+    request.uploads = await this.uploads.read(request, response, {
+      wrapper: 'request',
+      receive: (uploads, part) => (respondable ? this.requests.receiveResponseFile(respondable, uploads, part) : this.requests.receiveFile(uploads, part)),
+    });
     return true;
   }
 }

@@ -5,7 +5,7 @@ import { AuditModule } from '@app/audit';
 import { EventsModule } from '@app/events';
 import { SETTINGS, Settings } from '@app/config';
 import { FilesModule } from '@app/files';
-import { noStore } from '@app/pushes';
+import { LinkMailQueue, noStore } from '@app/pushes';
 import { FailedAttemptsModule } from '@app/rate-limit';
 import { RequestBodyGuard } from './request-body.guard';
 import { RequestClosing } from './request-closing';
@@ -26,7 +26,7 @@ const API_ROUTES = { path: 'api/v2/requests{/*path}', method: RequestMethod.ALL 
 @Module({
   imports: [TypeOrmModule.forFeature([RequestEntity]), AuditModule, EventsModule, FailedAttemptsModule, FilesModule],
   controllers: [RequestsController],
-  providers: [RequestsRepository, RequestsService, RequestClosing, RequestEvents, RequestBodyGuard, RequestsSweepService],
+  providers: [RequestsRepository, RequestsService, RequestClosing, RequestEvents, RequestBodyGuard, RequestsSweepService, LinkMailQueue],
   exports: [RequestsService, RequestsSweepService],
 })
 export class RequestsModule implements NestModule {

@@ -87,8 +87,11 @@ function toRequest(row: RequestRow): StoredRequest {
 export class RequestsRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Inserts a request with what `then` writes in the same batch (its creation entry), naming the new row by `requestId`. */
-  async insert(request: NewRequest, then: (batch: WriteBatch, requestId: InsertedId) => void): Promise<RequestEntity> {
+  /**
+   * Inserts a request with what `then` writes in the same batch (its creation entry, its link
+   * mail), naming the new row by `requestId`; null when a guard `then` added refused the batch.
+   */
+  async insert(request: NewRequest, then: (batch: WriteBatch, requestId: InsertedId) => void): Promise<RequestEntity | null> {
     const batch = new WriteBatch({
       sql: INSERT,
       parameters: [
@@ -99,7 +102,7 @@ export class RequestsRepository {
     }, 'request');
     then(batch, batch.guardId);
     const written = await this.sql.run(batch);
-    if (!written) throw new Error('The request was not inserted.');
+    if (!written) return null;
     const auditEntryCount = batch.total(AUDIT_ENTRIES);
     return { ...request, id: written.idOf(batch.guardId), state: 'open', response: null, respondedAt: null, closedAt: null, auditEntryCount };
   }

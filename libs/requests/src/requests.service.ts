@@ -8,8 +8,9 @@ import {
 import { InjectSettings, Settings } from '@app/config';
 import { FieldCipher, PassphraseHasher, randomToken } from '@app/crypto';
 import { FileAttachments, type IncomingFile, type StoredFile, UploadBatch } from '@app/files';
+import { LinkMailQueue, type LinkMailRequest, type LinkMailTarget, NOTIFY_MESSAGES } from '@app/pushes';
 import { FailedAttempts } from '@app/rate-limit';
-import { closeAfterLifetime, DEFAULT_CLOSE_AFTER_DURATION, describeCloseAfter } from './closing-times';
+import { closeAfterLifetime, daysRemaining, DEFAULT_CLOSE_AFTER_DURATION, describeCloseAfter } from './closing-times';
 import { RequestInput, ResponseInput } from './dto/create-request.dto';
 import {
   AnsweredRequestResponse, mapAnsweredRequest, mapPublicRequest, mapRequest, PublicRequestResponse, requestHtmlUrl, requestListUrl, RequestResponse,
@@ -17,7 +18,7 @@ import {
 import { RequestClosing } from './request-closing';
 import { RequestEvents } from './request-events';
 import type { RequestEntity, RequestState } from './request.entity';
-import { RequestsRepository, StoredRequest } from './requests.repository';
+import { type NewRequest, RequestsRepository, StoredRequest } from './requests.repository';
 
 const NOT_YOURS = "That request doesn't belong to you.";
 const ANSWERED = 'This request has already been answered.';
@@ -46,6 +47,7 @@ export class RequestsService {
     private readonly clock: Clock,
     @InjectSettings() private readonly settings: Settings,
     private readonly events: RequestEvents,
+    private readonly linkMails: LinkMailQueue,
   ) {}
 
   /** One file of a multipart body, stored encrypted as it streams in; files follow the file pushes' setting and limits. */
@@ -72,31 +74,37 @@ export class RequestsService {
     if (!faults.has('close_after_duration') && lifetime === undefined) {
       faults.add('close_after_duration', `Close after duration must be one of ${describeCloseAfter()}.`);
     }
+    const linkMail = this.linkMails.request(input, owner, faults);
     faults.throwIfAny();
+    if (linkMail) await this.linkMails.prepare(owner);
     const urlToken = randomToken();
     const passphrase = input.passphrase?.trim() ? input.passphrase : undefined;
     const now = this.clock.now();
-    const request = await this.repository.insert(
-      {
-        urlToken,
-        userId: owner.id,
-        message: this.cipher.encrypt(input.request!, `request-message:${urlToken}`),
-        name: input.name ?? null,
-        note: input.note ? this.cipher.encrypt(input.note, `request-note:${urlToken}`) : null,
-        passphraseHash: passphrase === undefined ? null : await this.hasher.hash(passphrase),
-        passphraseProtected: passphrase !== undefined,
-        retrievalStep: input.retrieval_step ?? false,
-        includeRequestor: input.include_requestor ?? false,
-        responseFileAttachments: input.response_file_attachments ?? false,
-        closeAfterDuration: duration,
-        closeAfterAt: now + lifetime!,
-        createdAt: now,
-        updatedAt: now,
-      },
-      (batch, requestId) => batch.add(this.audit.requestEntry(requestId, 'creation', client), 'creation audit entry'),
-    );
+    const newRequest: NewRequest = {
+      urlToken,
+      userId: owner.id,
+      message: this.cipher.encrypt(input.request!, `request-message:${urlToken}`),
+      name: input.name ?? null,
+      note: input.note ? this.cipher.encrypt(input.note, `request-note:${urlToken}`) : null,
+      passphraseHash: passphrase === undefined ? null : await this.hasher.hash(passphrase),
+      passphraseProtected: passphrase !== undefined,
+      retrievalStep: input.retrieval_step ?? false,
+      includeRequestor: input.include_requestor ?? false,
+      responseFileAttachments: input.response_file_attachments ?? false,
+      closeAfterDuration: duration,
+      closeAfterAt: now + lifetime!,
+      createdAt: now,
+      updatedAt: now,
+    };
+    let echo = {};
+    const request = await this.repository.insert(newRequest, (batch, requestId) => {
+      batch.add(this.audit.requestEntry(requestId, 'creation', client), 'creation audit entry');
+      if (linkMail) echo = this.linkMails.add(batch, linkMailTarget(newRequest, linkMail, now), linkMail, owner, now);
+    });
+    // Only the daily limit of link mails can refuse the insert (Outbox.countEmails).
+    if (!request) throw ValidationFailedError.of('base', NOTIFY_MESSAGES.dailyLimit);
     if (uploads.count > 0) await this.files.attachToRequest(request.id, false, uploads, request.closeAfterAt);
-    return mapRequest(request, input.request!, input.note ?? null, now, this.baseUrl(client));
+    return { ...mapRequest(request, input.request!, input.note ?? null, now, this.baseUrl(client)), ...echo };
   }
 
   /**
@@ -224,4 +232,17 @@ export class RequestsService {
   private baseUrl(client: ClientInfo): string {
     return publicBaseUrl(this.settings, client);
   }
+}
+
+/** What the responders' mail tells of a request: its page on the configured base, and until when it takes an answer. */
+function linkMailTarget(request: NewRequest, mail: LinkMailRequest, now: number): LinkMailTarget {
+  return {
+    target: 'request',
+    url_token: request.urlToken,
+    html_url: requestHtmlUrl(request.urlToken, mail.baseUrl),
+    views_remaining: 0,
+    days_remaining: daysRemaining({ state: 'open', closeAfterAt: request.closeAfterAt }, now),
+    expires_at: new Date(request.closeAfterAt).toISOString(),
+    passphrase_protected: request.passphraseProtected,
+  };
 }

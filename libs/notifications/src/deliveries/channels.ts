@@ -101,7 +101,7 @@ export class Channels {
   }
 
   /**
-   * Mails the link to each recipient still to send to, one mail each (recipients do not see each
+   * Mails the link (a push's, or a secret request's) to each recipient still to send to, one mail each (recipients do not see each
    * other), and reports the progress on the audit entry: processing, then completed, or kept
    * for a retry with the recipients that failed. Written in notify_emails_to_locale when that
    * language is available, and then its link opens the secret's page in it too (`?locale=`);
@@ -110,14 +110,14 @@ export class Channels {
   private async linkEmail(delivery: DueDelivery, now: number): Promise<AttemptResult> {
     const mail = JSON.parse(delivery.payload) as LinkMail;
     const locale = this.i18n.supported(mail.locale);
-    const rendered = renderEmail('push-link', {
+    const link = {
       locale: locale ?? this.i18n.defaultLocale,
       url: locale ? `${mail.html_url}?locale=${locale}` : mail.html_url,
       sender: mail.owner_email,
       expiresAt: new Date(mail.expires_at),
-      viewsRemaining: mail.views_remaining,
       passphraseProtected: mail.passphrase_protected,
-    });
+    };
+    const rendered = mail.target === 'request' ? renderEmail('request-link', link) : renderEmail('push-link', { ...link, viewsRemaining: mail.views_remaining });
     const sent = sentSoFar(mail, delivery.remaining);
     if (delivery.attempts === 1) await this.report(mail, 'processing', sent, null);
     const failed: string[] = [];
@@ -145,7 +145,9 @@ export class Channels {
     }
   }
 
-  private report(mail: LinkMail, status: EmailSendStatus, sent: string[], at: number | null, errorMessage?: string): Promise<void> {
+  /** On the mail's audit entry; a request's mail has none (its log keeps no mail's progress). */
+  private async report(mail: LinkMail, status: EmailSendStatus, sent: string[], at: number | null, errorMessage?: string): Promise<void> {
+    if (mail.audit_entry_id === null) return;
     const block: NotifyByEmail = {
       recipients: mail.recipients.join(','),
       locale: mail.locale,
@@ -154,7 +156,7 @@ export class Channels {
       successful_sends: sent.join(','),
       proceed_at: at === null ? null : new Date(at).toISOString(),
     };
-    return this.audit.reportEmailSend(mail.audit_entry_id, block);
+    await this.audit.reportEmailSend(mail.audit_entry_id, block);
   }
 }
 

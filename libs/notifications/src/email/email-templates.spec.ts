@@ -15,20 +15,42 @@ const EVENT: OwnerEventEmail = {
   occurredAt: new Date('2026-11-20T09:05:00Z'),
 };
 
+/** That both bodies, plain text and HTML, say each of `phrases`. */
+function expectBothBodiesToSay(mail: { text: string; html: string }, phrases: string[]): void {
+  for (const body of [mail.text, mail.html]) for (const phrase of phrases) expect(body).toContain(phrase);
+}
+
 /** Everything a mail shows, for the checks that hold for subject and both bodies alike. */
 const allOf = (mail: { subject: string; text: string; html: string }): string => `${mail.subject}\n${mail.text}\n${mail.html}`;
 
 describe('renderEmail', () => {
+  describe('request-link, to someone asked to answer a secret request', () => {
+    const REQUEST = { url: 'https://pwpush.example.com/requests/abcdefghijklmnopqrstuv', sender: 'requester@example.com', expiresAt: LINK.expiresAt, passphraseProtected: false };
+
+    it('says a secret is asked for, by whom, with the link and until when it takes an answer, in both bodies', () => {
+      const sut = renderEmail('request-link', REQUEST);
+
+      expect(sut.subject).toBe('You are asked for a secret');
+      expectBothBodiesToSay(sut, ['requester@example.com asks you to send a secret', REQUEST.url, 'takes one answer until Nov 26, 2026, 03:30 PM UTC', 'only the requester can read it']);
+      expect(allOf(sut)).not.toMatch(/passphrase|more views?/);
+      expect(renderEmail('request-link', { ...REQUEST, sender: undefined }).text).toContain('Someone asks you to send a secret');
+    });
+
+    it('mentions the passphrase only when there is one, and speaks the language asked for', () => {
+      expect(renderEmail('request-link', { ...REQUEST, passphraseProtected: true }).text).toContain('asked for a passphrase, which the requester gives you separately');
+      const german = renderEmail('request-link', { ...REQUEST, locale: 'de' });
+      expect(german.subject).toBe('Sie werden um ein Geheimnis gebeten');
+      expect(german.text).toContain('bis 26. Nov. 2026, 15:30 UTC eine Antwort');
+      expect(renderEmail('request-link', { ...REQUEST, locale: 'ur' }).html).toContain('<html lang="ur" dir="rtl">');
+    });
+  });
+
   describe('push-link, to a recipient', () => {
     it('names the sender and gives the link, its deadline and its views, in both bodies', () => {
       const sut = renderEmail('push-link', LINK);
 
       expect(sut.subject).toBe('You have received a secret');
-      for (const body of [sut.text, sut.html]) {
-        expect(body).toContain('owner@example.com has sent you a secret');
-        expect(body).toContain(LINK.url);
-        expect(body).toContain('until Nov 26, 2026, 03:30 PM UTC or for 5 more views');
-      }
+      expectBothBodiesToSay(sut, ['owner@example.com has sent you a secret', LINK.url, 'until Nov 26, 2026, 03:30 PM UTC or for 5 more views']);
       expect(sut.html).toContain(`<a href="${LINK.url}"`);
     });
 

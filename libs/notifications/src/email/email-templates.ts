@@ -27,6 +27,13 @@ export interface PushLinkEmail extends InLanguage {
   passphraseProtected: boolean;
 }
 
+/**
+ * The mail sent to each person a secret request's owner names to answer it: who asks, the link to
+ * the request's page, and until when it takes an answer. Never the request's message (it is
+ * encrypted at rest like a secret), the answer, the passphrase or the note.
+ */
+export type RequestLinkEmail = Omit<PushLinkEmail, 'viewsRemaining'>;
+
 /** The mail to a push's owner about something that happened to it; the same facts as a webhook, never a secret. In the owner's language. */
 export interface OwnerEventEmail extends InLanguage {
   event: PushEventType;
@@ -43,6 +50,7 @@ export interface OwnerEventEmail extends InLanguage {
  */
 export interface EmailContexts {
   'push-link': PushLinkEmail;
+  'request-link': RequestLinkEmail;
   'owner-event': OwnerEventEmail;
   account: AccountEmail;
 }
@@ -80,6 +88,13 @@ const MODELS: { [N in EmailName]: (context: EmailContexts[N], t: Translate, loca
     heading: mail.sender ? t('mail.link.heading', { sender: oneLine(mail.sender) }) : t('mail.link.headingAnonymous'),
     url: mail.url,
     validity: t('mail.link.validity', { expiresAt: formatDateTime(locale, mail.expiresAt), views: mail.viewsRemaining }),
+    passphraseProtected: mail.passphraseProtected,
+  }),
+  'request-link': (mail, t, locale) => ({
+    subject: t('mail.request.subject'),
+    heading: mail.sender ? t('mail.request.heading', { sender: oneLine(mail.sender) }) : t('mail.request.headingAnonymous'),
+    url: mail.url,
+    validity: t('mail.request.validity', { closesAt: formatDateTime(locale, mail.expiresAt) }),
     passphraseProtected: mail.passphraseProtected,
   }),
   account: (mail, t, locale) => ({

@@ -53,6 +53,25 @@ export class RequestInput {
   @OptionalBoolean()
   response_file_attachments?: boolean;
 
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 2000,
+    description:
+      "Mail the request's link to the people who are to answer it (comma-separated, at most 5, repeats dropped case-insensitively), by the push rules: when the instance has mail (`features.pushes.email_auto_dispatch`), within the requester's daily limit. The mail says a secret is asked for and holds the link, never the message, note or passphrase.",
+    example: 'bob@example.com',
+  })
+  @OptionalText(2000)
+  notify_emails_to?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 8,
+    description: "The recipients' language, one of the reference's 34 codes: the mail is written in it when the instance offers it, and its link then opens the request's page in it (`?locale=`).",
+    example: 'de',
+  })
+  @OptionalText(8)
+  notify_emails_to_locale?: string;
+
   /** Set when a multipart body brought files (`request[files][]` parts); they are in the upload batch. */
   files?: unknown[];
 }

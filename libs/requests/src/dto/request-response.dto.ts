@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { AttachedFile } from '@app/files';
 import { daysRemaining } from '../closing-times';
 import { REQUEST_STATES, type RequestEntity, type RequestState } from '../request.entity';
@@ -63,6 +63,12 @@ export class RequestResponse extends PublicRequestResponse {
 
   @ApiProperty(timestamp('When it last changed.'))
   updated_at!: string;
+
+  @ApiPropertyOptional({ type: String, description: "Create only, when given: the recipients the request's link is mailed to, as kept (repeats dropped).", example: 'bob@example.com' })
+  notify_emails_to?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Create only, with notify_emails_to.', example: 'de' })
+  notify_emails_to_locale?: string | null;
 }
 
 export class RequestFileResponse {
