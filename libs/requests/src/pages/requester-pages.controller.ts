@@ -84,8 +84,9 @@ export class RequesterPagesController {
 
   @Post('new')
   @HttpCode(200)
-  @UseGuards(SignedIn)
   @TakesRequestFiles('create')
+  // Below: decorators apply bottom-up, so this guard runs before the files are read.
+  @UseGuards(SignedIn)
   @UseFilters(RequestFormRefusalFilter)
   async create(
     @Client() client: ClientInfo,

@@ -56,15 +56,16 @@ export class RequesterPages {
 
   /** POST /dashboard/requests/new: creates the request and sends the browser to its page, or shows the form again with what to correct. */
   async create(request: Request, client: ClientInfo, user: AuthenticatedUser | undefined, uploads?: UploadBatch): Promise<PageResult> {
-    this.session.checkCsrf(request);
-    if (!user) return signInFirst(this.settings);
     try {
+      this.session.checkCsrf(request);
+      if (!user) return signInFirst(this.settings);
       const body = (await this.validation.transform(formBody(request.body), { type: 'body', metatype: CreateRequestBody })) as CreateRequestBody;
       const created = await this.requests.create(body.request, client, user, uploads);
       return { redirect: `${REQUESTS_DASHBOARD}/${created.url_token}`, status: 303 };
     } catch (error) {
-      if (!(error instanceof ValidationFailedError)) throw error;
+      // Whatever refused it, the files received are gone before the answer is.
       await uploads?.discard();
+      if (!(error instanceof ValidationFailedError)) throw error;
       return this.refusedForm(request, { errors: error.errors, status: 422 });
     }
   }
