@@ -120,6 +120,8 @@ describe("the requester's pages in a browser", () => {
     expect(download.suggestedFilename()).toBe('certificate.pem');
     expect(sha256(readFileSync((await download.path())!))).toBe(sha256(bytes));
     await expect(page.getByRole('cell', { name: 'Answer read by you' }).first().isVisible()).resolves.toBe(true);
+    // The form's file input was left empty: no file of the requester's own.
+    await expect(page.getByRole('heading', { name: 'Your files' }).count()).resolves.toBe(0);
 
     await page.getByRole('link', { name: 'Close now' }).click();
     await checkPage(page, 'request-close');

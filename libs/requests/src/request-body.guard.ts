@@ -48,6 +48,8 @@ export class RequestBodyGuard implements CanActivate {
         maxFields: FORM_PARAMETER_LIMIT,
         maxFieldBytes: MULTIPART_FIELDS_BYTES,
         onFile: async (part) => {
+          // A form's file input left empty: browsers send a part without a name or bytes. Nothing chosen, nothing stored.
+          if (part.filename === '') return void part.stream.resume();
           if (part.field !== FILE_FIELD) throw ValidationFailedError.of('files', `Files must be sent as ${FILE_FIELD} parts.`);
           if (respondable) await this.requests.receiveResponseFile(respondable, uploads, part);
           else await this.requests.receiveFile(uploads, part);
