@@ -118,7 +118,7 @@ describe("the requester's pages in a browser", () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'certificate.pem' }).click()]);
     expect(download.suggestedFilename()).toBe('certificate.pem');
-    expect(sha256(readFileSync((await download.path())!))).toBe(sha256(bytes));
+    expect(sha256(readFileSync(await download.path()))).toBe(sha256(bytes));
     await expect(page.getByRole('cell', { name: 'Answer read by you' }).first().isVisible()).resolves.toBe(true);
     // The form's file input was left empty: no file of the requester's own.
     await expect(page.getByRole('heading', { name: 'Your files' }).count()).resolves.toBe(0);
@@ -142,7 +142,7 @@ describe("the requester's pages in a browser", () => {
     expect(await filterOf(page, '#answer')).toBe('none');
     await expect(page.locator('#answer').inputValue()).resolves.toBe(ANSWER);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'certificate.pem' }).click()]);
-    expect(sha256(readFileSync((await download.path())!))).toBe(sha256(bytes));
+    expect(sha256(readFileSync(await download.path()))).toBe(sha256(bytes));
     await page.getByRole('link', { name: 'Close now' }).click();
     await page.getByRole('button', { name: 'Yes, close it now' }).click();
     await expect(page.getByText('This request is closed').isVisible()).resolves.toBe(true);
