@@ -249,7 +249,9 @@ describe("the requester's pages (/dashboard/requests)", () => {
     });
 
     it('serves its pages with the pages\' CSP and no-store', async () => {
-      for (const path of ['/dashboard/requests', '/dashboard/requests/new']) {
+      const urlToken = (await api().post('/api/v2/requests', { request: { request: MESSAGE } }, ownerToken)).body.url_token as string;
+      expect((await respond(urlToken, ANSWER)).status).toBe(200);
+      for (const path of ['/dashboard/requests', '/dashboard/requests/new', `/dashboard/requests/${urlToken}`, `/dashboard/requests/${urlToken}/close`]) {
         const answer = await fetch(`${app.baseUrl}${path}`, { headers: { cookie: [...owner.cookies].map(([n, v]) => `${n}=${v}`).join('; ') } });
         expect(answer.headers.get('cache-control')).toBe('no-store');
         expect(answer.headers.get('content-security-policy')).toMatch(/script-src 'nonce-/);
