@@ -37,6 +37,8 @@ export class MultipartUploads {
         maxFields: FORM_PARAMETER_LIMIT,
         maxFieldBytes: MULTIPART_FIELDS_BYTES,
         onFile: async (part) => {
+          // A form's file input left empty: browsers send a part without a file name or bytes. Nothing chosen, nothing stored.
+          if (part.filename === '') return void part.stream.resume();
           rules.admit?.();
           if (part.field !== fileField) throw ValidationFailedError.of('files', `Files must be sent as ${fileField} parts.`);
           await rules.receive(uploads, part);

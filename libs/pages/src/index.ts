@@ -10,6 +10,9 @@ export * from './pages.module';
 export { PageResponder, type PageResult } from './page-responder';
 export { PageSession, formField } from './page-session';
 export { PageExceptionFilter, GONE, message } from './page-exception.filter';
-export { dateText, text } from './page-text';
-export type { AdminView } from './page-renderer';
+export { dateText, durationText, sizeText, text, type TextKey } from './page-text';
+export type { AdminView, RequestView } from './page-renderer';
+// For the secret requests' pages (libs/requests): the signed-in person of a page request.
+export { SessionUser, SessionUserGuard } from './session-user.guard';
+export { formErrors, ownedOrGone, signInFirst, wrappedForm } from './owner-pages';
 export { TWO_FACTOR_SETUP_PATH } from './two-factor-pages';

@@ -22,7 +22,6 @@ const HOME: PageResult = { redirect: '/', status: 303 };
 const KEPT_FIELDS = ['payload', 'expire_after_days', 'expire_after_views', 'name', 'note'] as const;
 /** Fields with a place of their own on the form, where their errors are shown. */
 const FORM_FIELDS = [...KEPT_FIELDS, 'passphrase', 'files', 'retrieval_step', 'deletable_by_viewer'] as const;
-type FormField = (typeof FORM_FIELDS)[number];
 /** A checkbox sends "true" when ticked, after its hidden "false": the last value is the answer. */
 const CHECKBOXES = ['retrieval_step', 'deletable_by_viewer'];
 /** An emptied number box means the kind's default, as an omitted field does. */
@@ -51,9 +50,8 @@ export class OwnerPages {
     @InjectSettings() private readonly settings: Settings,
   ) {}
 
-  /** Where a page that needs a person sends a visitor: the sign-in page, or `/` while PWP__DISABLE_LOGINS is on. */
   private get signInFirst(): PageResult {
-    return this.settings.accounts.disableLogins ? HOME : SIGN_IN;
+    return signInFirst(this.settings);
   }
 
   /** The push form without a person, when anonymous pushes are off: sign in, or (sign-in off) the API is the only way. */
@@ -153,7 +151,7 @@ export class OwnerPages {
   /** GET /p/:token/audit: the owner's view of one push and its audit log; anyone else gets the neutral 404. */
   async audit(urlToken: string, user: AuthenticatedUser | undefined, page: number, client: ClientInfo): Promise<PageResult> {
     if (!user) return this.signInFirst;
-    const push = await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
+    const push = await ownedOrGone(() => this.pushes.ownedPush(urlToken, user, client));
     const { logs } = await this.pushes.auditLog(urlToken, page, user);
     const words = remaining(push, this.clock.now());
     return {
@@ -174,7 +172,7 @@ export class OwnerPages {
   /** GET /p/:token/expire: "Expire now", asked once more, without needing JavaScript. */
   async confirmExpiry(urlToken: string, user: AuthenticatedUser | undefined, client: ClientInfo): Promise<PageResult> {
     if (!user) return this.signInFirst;
-    await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
+    await ownedOrGone(() => this.pushes.ownedPush(urlToken, user, client));
     return { view: 'expire', title: text('expire.title'), data: { token: urlToken } };
   }
 
@@ -183,19 +181,9 @@ export class OwnerPages {
     this.session.checkCsrf(request);
     if (!user) return this.signInFirst;
     // Only the owner here: a viewer-deletable push is deleted by its viewers on the recipient's page.
-    await this.owned(() => this.pushes.ownedPush(urlToken, user, client));
+    await ownedOrGone(() => this.pushes.ownedPush(urlToken, user, client));
     await this.pushes.destroy(urlToken, undefined, client, user);
     return { redirect: `/p/${urlToken}/audit`, status: 303 };
-  }
-
-  /** Runs an owner-only call; someone else's push is the same neutral 404 as an unknown one. */
-  private async owned<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof ForbiddenError) throw new NotFoundError();
-      throw error;
-    }
   }
 
   /** Why an anonymous visitor gets no form for this kind, if the creation rules need an owner for it. */
@@ -212,11 +200,7 @@ export class OwnerPages {
   private formPage(user: AuthenticatedUser | undefined, kind: PushKind, refusal?: FormRefusal & { values: Record<string, unknown>; checks: Record<string, boolean | undefined> }): PageResult {
     const settings = this.settings.kinds[kind];
     const { files } = this.settings;
-    const errors = refusal?.errors ?? {};
-    const fieldErrors = Object.fromEntries(FORM_FIELDS.map((field) => [field, messageFor(errors, field)]));
-    const otherErrors = Object.entries(errors)
-      .filter(([field]) => !FORM_FIELDS.some((known) => field === known || field.startsWith(`${known}.`)))
-      .flatMap(([, messages]) => messages);
+    const { fieldErrors, otherErrors } = formErrors(refusal?.errors ?? {}, FORM_FIELDS);
     const checked = (field: string, toggle: { enabled: boolean; default: boolean }) => toggle.enabled && (refusal?.checks[field] ?? toggle.default);
     return {
       view: 'push-form',
@@ -256,18 +240,47 @@ export class OwnerPages {
 
 /** The form's body as the API reads a create's: the push fields under `push`, checkboxes and emptied numbers resolved. */
 function formBody(body: unknown): { push?: unknown; push_locale?: unknown } {
-  const sent = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const push = sent.push;
-  if (typeof push !== 'object' || push === null || Array.isArray(push)) return sent;
-  const fields = { ...(push as Record<string, unknown>) };
-  for (const field of CHECKBOXES) if (Array.isArray(fields[field])) fields[field] = (fields[field] as unknown[]).at(-1);
-  for (const field of NUMBERS) if (fields[field] === '') delete fields[field];
-  return { ...sent, push: fields };
+  return wrappedForm(body, 'push', CHECKBOXES, NUMBERS);
 }
 
-/** The first message for a field or anything under it (`files.0.data`). */
-function messageFor(errors: FieldErrors, field: FormField): string | undefined {
-  return Object.entries(errors).find(([key]) => key === field || key.startsWith(`${field}.`))?.[1][0];
+/**
+ * A form's body as the API reads the same create: the fields under `wrapper`, each checkbox's
+ * last value (a hidden "false" comes before a ticked box's "true"), and emptied number boxes
+ * left out (as omitted, meaning the default). The pages of secret requests read theirs so too.
+ */
+export function wrappedForm(body: unknown, wrapper: string, checkboxes: readonly string[], numbers: readonly string[]): Record<string, unknown> {
+  const sent = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const wrapped = sent[wrapper];
+  if (typeof wrapped !== 'object' || wrapped === null || Array.isArray(wrapped)) return sent;
+  const fields = { ...(wrapped as Record<string, unknown>) };
+  for (const field of checkboxes) if (Array.isArray(fields[field])) fields[field] = (fields[field] as unknown[]).at(-1);
+  for (const field of numbers) if (fields[field] === '') delete fields[field];
+  return { ...sent, [wrapper]: fields };
+}
+
+/** A refused form's errors: the first message of each field with a place on the form (or of anything under it, `files.0.data`), and the rest. */
+export function formErrors<F extends string>(errors: FieldErrors, fields: readonly F[]): { fieldErrors: Record<F, string | undefined>; otherErrors: string[] } {
+  const under = (key: string, field: string) => key === field || key.startsWith(`${field}.`);
+  const fieldErrors = Object.fromEntries(fields.map((field) => [field, Object.entries(errors).find(([key]) => under(key, field))?.[1][0]])) as Record<F, string | undefined>;
+  const otherErrors = Object.entries(errors)
+    .filter(([key]) => !fields.some((field) => under(key, field)))
+    .flatMap(([, messages]) => messages);
+  return { fieldErrors, otherErrors };
+}
+
+/** Where a page that needs a person sends a visitor: the sign-in page, or `/` while PWP__DISABLE_LOGINS is on. */
+export function signInFirst(settings: Settings): PageResult {
+  return settings.accounts.disableLogins ? HOME : SIGN_IN;
+}
+
+/** Runs an owner-only call; someone else's push (or request) is the same neutral 404 as an unknown one. */
+export async function ownedOrGone<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ForbiddenError) throw new NotFoundError();
+    throw error;
+  }
 }
 
 const kindLabel = (kind: PushKind): string => text(`kind.${kind}`);

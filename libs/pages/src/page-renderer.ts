@@ -31,10 +31,14 @@ export type View =
   | 'two-factor-codes'
   | 'two-factor-verify'
   | 'two-factor-sign-in'
-  | `admin/${AdminView}`;
+  | `admin/${AdminView}`
+  | `requests/${RequestView}`;
 
 /** The administration's views (libs/admin renders them), in views/admin/. */
 export type AdminView = 'home' | 'users' | 'pushes' | 'audit' | 'notifications' | 'custom-css';
+
+/** The secret requests' views (libs/requests renders them), in views/requests/. */
+export type RequestView = 'owner-form' | 'owner-list' | 'owner-request' | 'owner-close';
 
 /** An entry of the footer's language menu: a link to this page in that language. */
 export interface LanguageLink {
@@ -73,15 +77,18 @@ export class PageRenderer {
   private readonly views = new Map<string, HandlebarsTemplateDelegate>();
   private readonly brand: BrandSettings;
   private readonly manners: PageSettings;
+  /** Features whose links the layout and the dashboard show only when they are on. */
+  private readonly features: { requests: boolean };
 
   constructor(@InjectSettings() settings: Settings, i18n: I18n) {
     this.brand = settings.brand;
     this.manners = settings.pages;
+    this.features = { requests: settings.requests.enabled };
     registerTranslationHelpers(this.handlebars, i18n.defaultLocale);
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     const partials = join(PAGES_ROOT, 'views', 'partials');
     for (const file of hbsFiles(partials)) this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
-    for (const folder of ['', 'admin']) {
+    for (const folder of ['', 'admin', 'requests']) {
       const dir = join(PAGES_ROOT, 'views', folder);
       for (const file of hbsFiles(dir)) {
         this.views.set(join(folder, basename(file, '.hbs')), this.handlebars.compile(readFileSync(join(dir, file), 'utf8'), { strict: false }));
@@ -91,7 +98,7 @@ export class PageRenderer {
   }
 
   render(view: View, title: string, data: Record<string, unknown>, context: PageContext): string {
-    const model = { ...data, ...context, title, brand: this.brand, manners: this.manners, themeLocked: this.manners.themeMode !== 'auto' };
+    const model = { ...data, ...context, title, brand: this.brand, manners: this.manners, features: this.features, themeLocked: this.manners.themeMode !== 'auto' };
     return this.layout({ ...model, body: this.views.get(view)!(model) });
   }
 }

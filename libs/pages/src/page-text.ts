@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { formatBytes, formatDateTime, formatTimeFromNow, type MessageKey, type MessageValues, shippedCatalogues, SOURCE_LANGUAGE } from '@app/i18n';
+import { formatBytes, formatDateTime, formatDuration, formatTimeFromNow, type MessageKey, type MessageValues, shippedCatalogues, SOURCE_LANGUAGE } from '@app/i18n';
 
 /**
  * The pages' text, in the page's language. Every string lives in the catalogues
@@ -39,3 +39,6 @@ export const sizeText = (bytes: number): string => formatBytes(pageLocale(), byt
 
 /** A time from now in the page's language ("in 7 days"). */
 export const fromNowText = (ms: number): string => formatTimeFromNow(pageLocale(), ms);
+
+/** A length of time in the page's language ("3 days", "15 minutes"). */
+export const durationText = (ms: number): string => formatDuration(pageLocale(), ms);

@@ -13,7 +13,8 @@ import { FailedAttempts } from '@app/rate-limit';
 import { closeAfterLifetime, daysRemaining, DEFAULT_CLOSE_AFTER_DURATION, describeCloseAfter } from './closing-times';
 import { RequestInput, ResponseInput } from './dto/create-request.dto';
 import {
-  AnsweredRequestResponse, mapAnsweredRequest, mapPublicRequest, mapRequest, PublicRequestResponse, requestHtmlUrl, requestListUrl, RequestResponse,
+  AnsweredRequestResponse, mapAnsweredRequest, mapPublicRequest, mapRequest, mapRequestFiles, PublicRequestResponse, RequestFileResponse, requestHtmlUrl, requestListUrl,
+  RequestResponse,
 } from './dto/request-response.dto';
 import { RequestClosing } from './request-closing';
 import { RequestEvents } from './request-events';
@@ -166,6 +167,13 @@ export class RequestsService {
     await this.repository.countAuditEntry(request.id, undefined, (batch) => batch.add(this.audit.requestEntry(request.id, 'response_view', client)));
     const response = this.cipher.decrypt(request.response!, `request-response:${request.urlToken}`);
     return mapAnsweredRequest(base, response, await this.files.listForRequest(request.id, true), this.baseUrl(client));
+  }
+
+  /** The requester's own files (given at create), with download links, while the request is not closed; no answer is read. */
+  async requesterFiles(urlToken: string, caller: AuthenticatedUser, client: ClientInfo): Promise<RequestFileResponse[]> {
+    const request = await this.ownedBy(urlToken, caller);
+    if (request.state === 'closed') return [];
+    return mapRequestFiles(request.urlToken, await this.files.listForRequest(request.id, false), this.baseUrl(client));
   }
 
   /** Closes the request at its owner's request: the answer and files destroyed at once. */

@@ -130,6 +130,11 @@ export function mapRequest(request: RequestEntity, message: string, note: string
 }
 
 export function mapAnsweredRequest(base: RequestResponse, response: string | null, files: AttachedFile[], baseUrl: string): AnsweredRequestResponse {
-  const fileUrl = (file: AttachedFile) => `${baseUrl}/api/v2/requests/${base.url_token}/files/${file.link}`;
-  return { ...base, response, files: files.map((file) => ({ filename: file.filename, content_type: file.contentType, size: file.size, url: fileUrl(file) })) };
+  return { ...base, response, files: mapRequestFiles(base.url_token, files, baseUrl) };
+}
+
+/** Files of a request (either side's) with their short-lived download links. */
+export function mapRequestFiles(urlToken: string, files: AttachedFile[], baseUrl: string): RequestFileResponse[] {
+  const fileUrl = (file: AttachedFile) => `${baseUrl}/api/v2/requests/${urlToken}/files/${file.link}`;
+  return files.map((file) => ({ filename: file.filename, content_type: file.contentType, size: file.size, url: fileUrl(file) }));
 }
