@@ -166,6 +166,21 @@ describe('administration CLI', () => {
     expect((await client(app.baseUrl).get(`/api/v2/pushes/${push.url_token}`)).body).toMatchObject({ expired: true, payload: null });
   });
 
+});
+
+describe('administration CLI, refusing a command', () => {
+  // One database for every case: a refused command leaves it as it was, which each case checks.
+  let standing: TestApp;
+  let standingEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    const standingDatabase = await createTestDatabase('migrated');
+    standingEnv = { DATABASE_URL: standingDatabase.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-cli-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
+    standing = await startTestApp({}, standingDatabase);
+    await standing.service(UsersService).create('dup@example.com');
+  });
+  afterAll(() => standing.close({ drop: true }));
+
   it.each([
     [['users:create', '--email', 'dup@example.com'], 'already exists'],
     [['users:token', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
@@ -175,13 +190,12 @@ describe('administration CLI', () => {
     [['users:create', '--email', 'y@example.com', '--password', 'short'], 'at least 10 characters'],
     [['users:create', '--email', 'y@example.com', '--password', 'x'.repeat(129)], 'at most 128 characters'],
   ])('fails clearly for %j', async (args, message) => {
-    await cli('users:create', '--email', 'dup@example.com');
-    const result = await cli(...args);
+    const result = await runNode(CLI_MAIN, args, standingEnv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    // Nothing was done: the one user is the one created above, with its one token.
-    expect(json((await cli('users:list')).stdout).map((u) => [u.email, u.tokens])).toEqual([['dup@example.com', 1]]);
+    // Nothing was done: the one user is the one created before, with its one token.
+    expect((await standing.service(UsersService).list()).map((u) => [u.email, u.tokens])).toEqual([['dup@example.com', 1]]);
   });
 });

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { Logger, LoggerService } from '@nestjs/common';
 import { describeStartupFailure, loadSettings, readProcessEnv, Settings, SettingsError } from '@app/config';
 import { parseCommandLine } from './command-line';
 import { CommandError } from './commands';
@@ -9,21 +8,6 @@ import { CommandError } from './commands';
  *   node dist/apps/cli/src/main.js <command> [--flag value ...]   (--help lists the commands)
  * Results go to stdout as JSON; errors to stderr, one line each, with a non-zero exit code.
  */
-/** stdout carries the command's JSON result only; warnings and errors go to stderr, progress chatter nowhere. */
-const toStderr = (message: unknown, context?: string): void => {
-  process.stderr.write(`${context ? `[${context}] ` : ''}${String(message)}\n`);
-};
-/** Contexts whose errors are the failure the handler below reports, once and in words: Nest's report of it, and TypeORM's "Retrying" (it does not retry). */
-const REPORTED_AT_EXIT = new Set(['ExceptionHandler', 'TypeOrmModule']);
-const stderrLogger: LoggerService = {
-  log: () => undefined,
-  warn: toStderr,
-  error: (message: unknown, ...rest: unknown[]) => {
-    const context = rest.at(-1);
-    if (typeof context !== 'string' || !REPORTED_AT_EXIT.has(context)) toStderr(message, typeof context === 'string' ? context : undefined);
-  },
-};
-
 let settings: Settings | undefined;
 
 async function main(argv: string[]): Promise<void> {
@@ -36,7 +20,6 @@ async function main(argv: string[]): Promise<void> {
   await invocation.command.run(invocation.flags, settings);
 }
 
-Logger.overrideLogger(stderrLogger);
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
