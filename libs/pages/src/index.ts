@@ -10,6 +10,6 @@ export * from './pages.module';
 export { PageResponder, type PageResult } from './page-responder';
 export { PageSession, formField } from './page-session';
 export { PageExceptionFilter, GONE, message } from './page-exception.filter';
-export { dateText, text } from './page-text';
-export type { AdminView } from './page-renderer';
+export { dateText, sizeText, text } from './page-text';
+export type { AdminView, RequestView } from './page-renderer';
 export { TWO_FACTOR_SETUP_PATH } from './two-factor-pages';

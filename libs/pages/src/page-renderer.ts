@@ -31,10 +31,14 @@ export type View =
   | 'two-factor-codes'
   | 'two-factor-verify'
   | 'two-factor-sign-in'
-  | `admin/${AdminView}`;
+  | `admin/${AdminView}`
+  | `requests/${RequestView}`;
 
 /** The administration's views (libs/admin renders them), in views/admin/. */
 export type AdminView = 'home' | 'users' | 'pushes' | 'audit' | 'notifications' | 'custom-css';
+
+/** The secret requests' views (libs/requests renders them), in views/requests/. */
+export type RequestView = 'respond' | 'respond-access' | 'respond-done';
 
 /** An entry of the footer's language menu: a link to this page in that language. */
 export interface LanguageLink {
@@ -81,7 +85,7 @@ export class PageRenderer {
     this.handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
     const partials = join(PAGES_ROOT, 'views', 'partials');
     for (const file of hbsFiles(partials)) this.handlebars.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
-    for (const folder of ['', 'admin']) {
+    for (const folder of ['', 'admin', 'requests']) {
       const dir = join(PAGES_ROOT, 'views', folder);
       for (const file of hbsFiles(dir)) {
         this.views.set(join(folder, basename(file, '.hbs')), this.handlebars.compile(readFileSync(join(dir, file), 'utf8'), { strict: false }));

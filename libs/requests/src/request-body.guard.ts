@@ -3,21 +3,26 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { clientInfoOf, FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
 import { FileAttachments, readMultipartBody, type UploadBatch } from '@app/files';
+import { PageSession } from '@app/pages';
 import { passphraseOf } from '@app/pushes';
 import type { StoredRequest } from './requests.repository';
 import { RequestsService } from './requests.service';
 
 const PURPOSE = 'pwpush:request-body';
 const FILE_FIELD = 'request[files][]';
-type Purpose = 'create' | 'respond';
+/** The form field of the responder's page that carries its grant (see ResponderGrants). */
+export const GRANT_FIELD = 'grant';
+/** `respond-form`: the responder's page, whose CSRF token and grant come as fields before the files. */
+type Purpose = 'create' | 'respond' | 'respond-form';
 
 type BodyRequest = Request & { uploads?: UploadBatch; respondable?: StoredRequest };
 
 /**
  * A route whose multipart body carries files as `request[files][]` parts: a request's create (the
- * requester's own files) or its answer (the responder's). Each file is encrypted into storage
- * while it arrives; an answer is checked (open, passphrase) before a byte of it is stored. JSON
- * and form bodies are read by the app-wide body reader as usual.
+ * requester's own files) or its answer (the responder's, through the API or the responder's
+ * page). Each file is encrypted into storage while it arrives; an answer is checked (open,
+ * passphrase; on the page also its CSRF token) before a byte of it is stored. JSON and form
+ * bodies are read by the app-wide body reader as usual.
  */
 export const TakesRequestFiles = (purpose: Purpose) => applyDecorators(SetMetadata(PURPOSE, purpose), UseGuards(RequestBodyGuard));
 
@@ -29,6 +34,7 @@ export class RequestBodyGuard implements CanActivate {
     private readonly files: FileAttachments,
     private readonly reflector: Reflector,
     private readonly bodies: RequestBodies,
+    private readonly session: PageSession,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,26 +42,37 @@ export class RequestBodyGuard implements CanActivate {
     if (request.body !== undefined || !request.is('multipart/form-data')) return true;
     const purpose = this.reflector.get<Purpose>(PURPOSE, context.getHandler());
     const response = context.switchToHttp().getResponse<Response>();
-    let respondable: StoredRequest | undefined;
-    if (purpose === 'respond') {
-      respondable = await this.requests.checkRespondable(String(request.params.url_token), passphraseOf(request), clientInfoOf(request));
-      request.respondable = respondable;
-    }
+    const urlToken = String(request.params.url_token);
+    if (purpose === 'respond') request.respondable = await this.requests.checkRespondable(urlToken, passphraseOf(request), clientInfoOf(request));
+    // The page's fields come before its files: checked at the first file, once.
+    let formChecked: Promise<StoredRequest> | undefined;
+    const checkForm = (fields: Record<string, unknown>): Promise<StoredRequest> => {
+      this.session.checkCsrf(request, fields);
+      const grant = fields[GRANT_FIELD];
+      return this.requests.checkRespondable(urlToken, undefined, clientInfoOf(request), typeof grant === 'string' ? grant : undefined);
+    };
     this.bodies.admitMultipart(request, response);
     const uploads = this.files.uploads();
+    let fieldsRead: (() => Record<string, unknown>) | undefined;
     try {
       request.body = await readMultipartBody(request, {
         maxFields: FORM_PARAMETER_LIMIT,
         maxFieldBytes: MULTIPART_FIELDS_BYTES,
-        onFile: async (part) => {
+        onFile: async (part, fieldsSoFar) => {
+          fieldsRead = fieldsSoFar;
           if (part.field !== FILE_FIELD) throw ValidationFailedError.of('files', `Files must be sent as ${FILE_FIELD} parts.`);
-          if (respondable) await this.requests.receiveResponseFile(respondable, uploads, part);
+          // A browser sends a file input left empty as a part without a name or a byte: no file.
+          if (purpose === 'respond-form' && part.filename === '') return void part.stream.resume();
+          if (purpose === 'respond-form') request.respondable = await (formChecked ??= checkForm(fieldsSoFar()));
+          if (request.respondable) await this.requests.receiveResponseFile(request.respondable, uploads, part);
           else await this.requests.receiveFile(uploads, part);
         },
       });
     } catch (error) {
       request.resume();
       await uploads.discard();
+      // What the page's form sent before its files, so that its refusal can give the text back.
+      if (purpose === 'respond-form' && fieldsRead) request.body = fieldsRead();
       throw error;
     }
     request.uploads = uploads;
