@@ -150,6 +150,30 @@ describe("the responder's pages (/requests/:url_token)", () => {
     expect([answered.state, answered.response]).toEqual(['ready', ANSWER]);
   });
 
+  it('checks a multipart answer by its grant at the first file, before a byte of it is stored', async () => {
+    const urlToken = await create({ passphrase: PASSPHRASE, response_file_attachments: true });
+    const person = browser();
+    const opened = await person.post(`/requests/${urlToken}/access`, { _csrf: await person.csrf(), passphrase: PASSPHRASE });
+    const grant = grantOf(opened.html)!;
+    const answer = (withGrant?: string) => {
+      const form = new FormData();
+      form.append('_csrf', csrfOf(opened.html));
+      if (withGrant !== undefined) form.append('grant', withGrant);
+      form.append('request[response]', ANSWER);
+      form.append('request[files][]', new Blob([RESPONDER_FILE], { type: 'text/plain' }), 'staging.key');
+      return person.send('POST', `/requests/${urlToken}`, form);
+    };
+    expect((await answer()).status).toBe(401);
+    expect((await answer(`${grant.slice(0, -4)}AAAA`)).status).toBe(401);
+    expect(await filesOf(urlToken)).toBe(0);
+    expect((await read(urlToken)).state).toBe('open');
+
+    expect((await answer(grant)).status).toBe(200);
+    const answered = await read(urlToken);
+    expect(answered.response).toBe(ANSWER);
+    expect(await (await fetch(answered.files[0].url)).text()).toBe(RESPONDER_FILE);
+  });
+
   it("refuses a grant once it has run out (two hours) without counting a guess: the passphrase again", async () => {
     const urlToken = await create({ passphrase: PASSPHRASE });
     const person = browser();
