@@ -7,6 +7,7 @@ const ANSWER = 'Kestrel-Answer-8d3e41a7';
 const SECOND_ANSWER = 'Merlin-Answer-2b9c05e4';
 const PASSPHRASE = 'Osprey-Passphrase-5c7a19d2';
 const RESPONDER_FILE = 'Avocet-ResponderFile-73f0e8b1';
+const REQUESTER_FILE = 'Plover-RequesterFile-6e2d9a40';
 const REQUESTER_EMAIL = 'asker@example.com';
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -94,6 +95,18 @@ describe("the responder's pages (/requests/:url_token)", () => {
     expect(withEmail.html).toContain(REQUESTER_EMAIL);
     expect(withEmail.html).toContain('enctype="multipart/form-data"');
     expect(withEmail.html).toContain('name="request[files][]"');
+  });
+
+  it("lists the requester's own files for the responder, as short-lived download links", async () => {
+    const form = new FormData();
+    form.append('request[request]', MESSAGE);
+    form.append('request[files][]', new Blob([REQUESTER_FILE], { type: 'text/plain' }), 'form-to-fill.txt');
+    const created = await api().raw('POST', '/api/v2/requests', { body: form, headers: owner });
+    expect(created.status).toBe(201);
+    const page = await browser().get(`/requests/${created.body.url_token}`);
+    const link = /<a href="([^"]+)" download>form-to-fill\.txt<\/a>/.exec(page.html)?.[1];
+    expect(link).toMatch(new RegExp(`^/api/v2/requests/${created.body.url_token}/files/`));
+    expect(await (await fetch(`${app.baseUrl}${link}`)).text()).toBe(REQUESTER_FILE);
   });
 
   it('changes nothing on HEAD (405) or OPTIONS: no audit entry', async () => {
