@@ -14,7 +14,7 @@ import { PagesModule } from '@app/pages';
 import { ExpirySweepModule, PushesModule } from '@app/pushes';
 import { RateLimitModule } from '@app/rate-limit';
 import { RedisModule } from '@app/redis';
-import { RequestsModule, RequestsSweepModule } from '@app/requests';
+import { RequestPagesModule, RequestsModule, RequestsSweepModule } from '@app/requests';
 import { VersionModule } from '@app/version';
 import { LoggingModule } from './logging.module';
 
@@ -44,6 +44,7 @@ export class AppModule {
         // Off, v1 has no handler at all (its policy answers 404 on its paths: see apiV1Policies).
         ...(settings.apiV1Enabled ? [ApiV1Module] : []),
         PagesModule,
+        RequestPagesModule,
         AdminModule,
         VersionModule,
         HealthModule,

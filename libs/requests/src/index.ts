@@ -6,6 +6,7 @@
  */
 export { RequestsModule } from './requests.module';
 export { RequestsSweepModule } from './requests-sweep.module';
+export { RequestPagesModule } from './pages/request-pages.module';
 export { RequestsService, REQUEST_LISTS, type RequestList } from './requests.service';
 export { RequestsSweepService, type RequestsSweepResult } from './requests-sweep.service';
 export { RequestEntity, REQUEST_STATES, type RequestState } from './request.entity';

@@ -1,4 +1,4 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, Optional, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { clientInfoOf, FORM_PARAMETER_LIMIT, MULTIPART_FIELDS_BYTES, RequestBodies, ValidationFailedError } from '@app/common';
@@ -34,7 +34,8 @@ export class RequestBodyGuard implements CanActivate {
     private readonly files: FileAttachments,
     private readonly reflector: Reflector,
     private readonly bodies: RequestBodies,
-    private readonly session: PageSession,
+    // Only where the pages are (RequestPagesModule): the API's routes never check a form's CSRF token.
+    @Optional() private readonly session?: PageSession,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -42,15 +43,9 @@ export class RequestBodyGuard implements CanActivate {
     if (request.body !== undefined || !request.is('multipart/form-data')) return true;
     const purpose = this.reflector.get<Purpose>(PURPOSE, context.getHandler());
     const response = context.switchToHttp().getResponse<Response>();
-    const urlToken = String(request.params.url_token);
-    if (purpose === 'respond') request.respondable = await this.requests.checkRespondable(urlToken, passphraseOf(request), clientInfoOf(request));
+    if (purpose === 'respond') request.respondable = await this.requests.checkRespondable(String(request.params.url_token), passphraseOf(request), clientInfoOf(request));
     // The page's fields come before its files: checked at the first file, once.
     let formChecked: Promise<StoredRequest> | undefined;
-    const checkForm = (fields: Record<string, unknown>): Promise<StoredRequest> => {
-      this.session.checkCsrf(request, fields);
-      const grant = fields[GRANT_FIELD];
-      return this.requests.checkRespondable(urlToken, undefined, clientInfoOf(request), typeof grant === 'string' ? grant : undefined);
-    };
     this.bodies.admitMultipart(request, response);
     const uploads = this.files.uploads();
     let fieldsRead: (() => Record<string, unknown>) | undefined;
@@ -60,10 +55,10 @@ export class RequestBodyGuard implements CanActivate {
         maxFieldBytes: MULTIPART_FIELDS_BYTES,
         onFile: async (part, fieldsSoFar) => {
           fieldsRead = fieldsSoFar;
+          // A form's file input left empty: browsers send a part without a name or bytes. Nothing chosen, nothing stored.
+          if (part.filename === '') return void part.stream.resume();
           if (part.field !== FILE_FIELD) throw ValidationFailedError.of('files', `Files must be sent as ${FILE_FIELD} parts.`);
-          // A browser sends a file input left empty as a part without a name or a byte: no file.
-          if (purpose === 'respond-form' && part.filename === '') return void part.stream.resume();
-          if (purpose === 'respond-form') request.respondable = await (formChecked ??= checkForm(fieldsSoFar()));
+          if (purpose === 'respond-form') request.respondable = await (formChecked ??= this.checkForm(request, fieldsSoFar()));
           if (request.respondable) await this.requests.receiveResponseFile(request.respondable, uploads, part);
           else await this.requests.receiveFile(uploads, part);
         },
@@ -72,7 +67,7 @@ export class RequestBodyGuard implements CanActivate {
       request.resume();
       await uploads.discard();
       // What the page's form sent before its files, so that its refusal can give the text back.
-      if (purpose === 'respond-form' && fieldsRead) request.body = fieldsRead();
+      if (purpose === 'respond-form' && fieldsRead) request.body = readable(fieldsRead);
       throw error;
     }
     request.uploads = uploads;
@@ -83,6 +78,23 @@ export class RequestBodyGuard implements CanActivate {
       response.once('close', () => void uploads.discard().catch(() => undefined));
     }
     return true;
+  }
+
+  /** The responder's form, by the fields before its first file: its CSRF token, then its grant (or none, without a passphrase). */
+  private checkForm(request: BodyRequest, fields: Record<string, unknown>): Promise<StoredRequest> {
+    if (!this.session) throw new Error("The responder's form is a page: its route belongs in RequestPagesModule.");
+    this.session.checkCsrf(request, fields);
+    const grant = fields[GRANT_FIELD];
+    return this.requests.checkRespondable(String(request.params.url_token), undefined, clientInfoOf(request), typeof grant === 'string' ? grant : undefined);
+  }
+}
+
+/** The fields read, unless they cannot be (nested too deeply): a refusal then gives nothing back. */
+function readable(fields: () => Record<string, unknown>): Record<string, unknown> | undefined {
+  try {
+    return fields();
+  } catch {
+    return undefined;
   }
 }
 

@@ -6,10 +6,7 @@ import { EventsModule } from '@app/events';
 import { SETTINGS, Settings } from '@app/config';
 import { FilesModule } from '@app/files';
 import { noStore } from '@app/pushes';
-import { PagesModule } from '@app/pages';
 import { FailedAttemptsModule } from '@app/rate-limit';
-import { RequestPagesEnabled, ResponderPagesController, ResponderRefusalFilter } from './pages/responder-pages.controller';
-import { ResponderPages } from './pages/responder-pages';
 import { RequestBodyGuard } from './request-body.guard';
 import { RequestClosing } from './request-closing';
 import { RequestEvents } from './request-events';
@@ -24,23 +21,12 @@ const API_ROUTES = { path: 'api/v2/requests{/*path}', method: RequestMethod.ALL 
 /**
  * Secret requests. Always part of the app and of the CLI: their entity is named by the files' and
  * audit's foreign keys, so every data source that has those has it too (and the sweep still closes
- * what exists). With PWP__ENABLE_REQUESTS off, every route answers 404 before anything else runs
- * (the pages: their 404 page). The pages render through libs/pages' responder.
+ * what exists). With PWP__ENABLE_REQUESTS off, every route answers 404 before anything else runs.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([RequestEntity]), AuditModule, EventsModule, FailedAttemptsModule, FilesModule, PagesModule],
-  controllers: [RequestsController, ResponderPagesController],
-  providers: [
-    RequestsRepository,
-    RequestsService,
-    RequestClosing,
-    RequestEvents,
-    RequestBodyGuard,
-    RequestsSweepService,
-    ResponderPages,
-    ResponderRefusalFilter,
-    RequestPagesEnabled,
-  ],
+  imports: [TypeOrmModule.forFeature([RequestEntity]), AuditModule, EventsModule, FailedAttemptsModule, FilesModule],
+  controllers: [RequestsController],
+  providers: [RequestsRepository, RequestsService, RequestClosing, RequestEvents, RequestBodyGuard, RequestsSweepService],
   exports: [RequestsService, RequestsSweepService],
 })
 export class RequestsModule implements NestModule {

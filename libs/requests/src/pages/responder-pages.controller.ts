@@ -1,24 +1,13 @@
-import { ArgumentsHost, Catch, Controller, ExceptionFilter, Get, HttpCode, Injectable, Param, Post, Req, Res, UseFilters, UseGuards, type CanActivate } from '@nestjs/common';
+import { ArgumentsHost, Catch, Controller, ExceptionFilter, Get, HttpCode, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '@app/auth';
-import { Client, type ClientInfo, ConflictError, NotFoundError, PassphraseRequiredError, PayloadTooLargeError, RevealsSecret, ValidationFailedError } from '@app/common';
-import { InjectSettings, type Settings } from '@app/config';
+import { Client, type ClientInfo, ConflictError, PassphraseRequiredError, PayloadTooLargeError, RevealsSecret, ValidationFailedError } from '@app/common';
 import type { UploadBatch } from '@app/files';
 import { PageExceptionFilter, PageResponder } from '@app/pages';
 import { RequestUploads, TakesRequestFiles } from '../request-body.guard';
+import { RequestPagesOn } from './request-pages-on.guard';
 import { type AnswerRefusal, type AnswerRequest, ResponderPages } from './responder-pages';
-
-/** With PWP__ENABLE_REQUESTS off, the pages are the 404 page, before anything else runs (their body is not read). */
-@Injectable()
-export class RequestPagesEnabled implements CanActivate {
-  constructor(@InjectSettings() private readonly settings: Settings) {}
-
-  canActivate(): boolean {
-    if (!this.settings.requests.enabled) throw new NotFoundError();
-    return true;
-  }
-}
 
 /** An answer or an opening refused (see ResponderPages.refused): a page saying what to do; anything else is a page as everywhere. */
 @Catch(ConflictError, PassphraseRequiredError, ValidationFailedError, PayloadTooLargeError)
@@ -48,7 +37,7 @@ export class ResponderRefusalFilter implements ExceptionFilter {
 @Controller('requests')
 @Public()
 @ApiExcludeController()
-@UseGuards(RequestPagesEnabled)
+@UseGuards(RequestPagesOn)
 @UseFilters(PageExceptionFilter)
 export class ResponderPagesController {
   constructor(
