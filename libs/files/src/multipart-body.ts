@@ -20,8 +20,12 @@ export interface MultipartOptions {
   maxFields: number;
   /** Most bytes of all non-file fields together (names and values): they are held in memory, unlike files. */
   maxFieldBytes: number;
-  /** Called for each file part in order; the body is read on only as the part's stream is consumed. */
-  onFile(part: FilePart): Promise<void>;
+  /**
+   * Called for each file part in order; the body is read on only as the part's stream is consumed.
+   * `fieldsSoFar` gives the fields that came before the part (a form's hidden fields come first),
+   * for a check that must pass before a byte of a file is stored.
+   */
+  onFile(part: FilePart, fieldsSoFar: () => Record<string, unknown>): Promise<void>;
 }
 
 /**
@@ -65,7 +69,7 @@ export function readMultipartBody(request: IncomingMessage, options: MultipartOp
     parser.on('file', (field, stream, info) => {
       const part = { field, filename: info.filename ?? '', contentType: info.mimeType, stream };
       files.push(
-        (async () => options.onFile(part))().catch((error: unknown) => {
+        (async () => options.onFile(part, () => parseFields(fields.join('&'), FIELD_PARSING)))().catch((error: unknown) => {
           stream.resume();
           fail(error);
         }),

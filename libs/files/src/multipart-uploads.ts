@@ -8,8 +8,11 @@ import { readMultipartBody } from './multipart-body';
 export interface MultipartUploadRules {
   /** The object the body's fields are named under (`push`, `request`, ...): files come as `<wrapper>[files][]` parts. */
   wrapper: string;
-  /** Checked at each file part before anything else about it (who may send files at all). */
-  admit?: () => void;
+  /**
+   * Checked at each file part before anything else about it (who may send files at all; a page's
+   * CSRF token), given the fields that came before the part (a form's hidden fields come first).
+   */
+  admit?: (fieldsSoFar: () => Record<string, unknown>) => void | Promise<void>;
   /** Stores one file part into the batch, encrypted as it streams in, or refuses it. */
   receive(uploads: UploadBatch, part: IncomingFile): Promise<void>;
 }
@@ -32,14 +35,16 @@ export class MultipartUploads {
     const fileField = `${rules.wrapper}[files][]`;
     this.bodies.admitMultipart(request, response);
     const uploads = this.files.uploads();
+    let fieldsRead: (() => Record<string, unknown>) | undefined;
     try {
       request.body = await readMultipartBody(request, {
         maxFields: FORM_PARAMETER_LIMIT,
         maxFieldBytes: MULTIPART_FIELDS_BYTES,
-        onFile: async (part) => {
+        onFile: async (part, fieldsSoFar) => {
+          fieldsRead = fieldsSoFar;
           // A form's file input left empty: browsers send a part without a file name or bytes. Nothing chosen, nothing stored.
           if (part.filename === '') return void part.stream.resume();
-          rules.admit?.();
+          await rules.admit?.(fieldsSoFar);
           if (part.field !== fileField) throw ValidationFailedError.of('files', `Files must be sent as ${fileField} parts.`);
           await rules.receive(uploads, part);
         },
@@ -49,6 +54,8 @@ export class MultipartUploads {
       // connection instead could reset it before the client has read the answer.
       request.resume();
       await uploads.discard();
+      // The fields that came before the files, so that a page's refusal can give the typed text back.
+      request.body = fieldsRead && readable(fieldsRead);
       throw error;
     }
     if (uploads.count === 0) return uploads;
@@ -70,4 +77,13 @@ function withReceivedFiles(body: Record<string, unknown>, wrapper: string): Reco
     ...body,
     [wrapper]: { ...(typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped) ? wrapped : {}), files: [] },
   };
+}
+
+/** The fields read, unless they cannot be (nested too deeply): a refusal then gives nothing back. */
+function readable(fields: () => Record<string, unknown>): Record<string, unknown> | undefined {
+  try {
+    return fields();
+  } catch {
+    return undefined;
+  }
 }

@@ -38,7 +38,7 @@ export type View =
 export type AdminView = 'home' | 'users' | 'pushes' | 'audit' | 'notifications' | 'custom-css';
 
 /** The secret requests' views (libs/requests renders them), in views/requests/. */
-export type RequestView = 'owner-form' | 'owner-list' | 'owner-request' | 'owner-close';
+export type RequestView = 'owner-form' | 'owner-list' | 'owner-request' | 'owner-close' | 'respond' | 'respond-access' | 'respond-done';
 
 /** An entry of the footer's language menu: a link to this page in that language. */
 export interface LanguageLink {

@@ -70,11 +70,14 @@ export class PageSession {
     return this.sign(secret);
   }
 
-  /** Refuses a POST whose form token does not match the browser's CSRF cookie (403). */
-  checkCsrf(request: Request): void {
+  /**
+   * Refuses a POST whose form token does not match the browser's CSRF cookie (403). `fields`: the
+   * form's fields read so far, for a multipart body checked before its files are stored.
+   */
+  checkCsrf(request: Request, fields: unknown = request.body): void {
     const secret = cookieOf(request, CSRF_COOKIE);
-    const given = formField(request, CSRF_FIELD);
-    if (!secret || given === undefined || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(text('error.expiredForm'));
+    const given = (fields as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+    if (!secret || typeof given !== 'string' || !safeEqual(given, this.sign(secret))) throw new ForbiddenError(text('error.expiredForm'));
   }
 
   /**

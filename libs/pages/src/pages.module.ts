@@ -88,6 +88,8 @@ export class PagesModule implements NestModule {
         { path: 'user/two_factor', method: RequestMethod.ALL },
         { path: 'admin', method: RequestMethod.ALL },
         { path: 'admin/*path', method: RequestMethod.ALL },
+        // The secret requests' pages (libs/requests renders them with this library's responder).
+        { path: 'requests/*path', method: RequestMethod.ALL },
       );
     // The owner-facing pages only: never a recipient's page (/p/:url_token) nor the API.
     consumer
@@ -107,6 +109,7 @@ export class PagesModule implements NestModule {
         .forRoutes(
           { path: '/', method: RequestMethod.ALL },
           { path: 'p/*path', method: RequestMethod.ALL },
+          { path: 'requests/*path', method: RequestMethod.ALL },
           { path: 'users', method: RequestMethod.ALL },
           { path: 'users/*path', method: RequestMethod.ALL },
           { path: 'dashboard/*path', method: RequestMethod.ALL },

@@ -1,22 +1,27 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, Optional, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { clientInfoOf } from '@app/common';
 import { MultipartUploads, type UploadBatch } from '@app/files';
+import { PageSession } from '@app/pages';
 import { passphraseOf } from '@app/pushes';
 import type { StoredRequest } from './requests.repository';
 import { RequestsService } from './requests.service';
 
 const PURPOSE = 'pwpush:request-body';
-type Purpose = 'create' | 'respond';
+/** The form field of the responder's page that carries its grant (see ResponderGrants). */
+export const GRANT_FIELD = 'grant';
+/** `respond-form`: the responder's page, whose CSRF token and grant come as fields before the files. */
+type Purpose = 'create' | 'respond' | 'respond-form';
 
 type BodyRequest = Request & { uploads?: UploadBatch; respondable?: StoredRequest };
 
 /**
  * A route whose multipart body carries files as `request[files][]` parts: a request's create (the
- * requester's own files) or its answer (the responder's). Each file is encrypted into storage
- * while it arrives; an answer is checked (open, passphrase) before a byte of it is stored. JSON
- * and form bodies are read by the app-wide body reader as usual.
+ * requester's own files) or its answer (the responder's, through the API or the responder's
+ * page). Each file is encrypted into storage while it arrives; an answer is checked (open,
+ * passphrase; on the page also its CSRF token) before a byte of it is stored. JSON and form
+ * bodies are read by the app-wide body reader as usual.
  */
 export const TakesRequestFiles = (purpose: Purpose) => applyDecorators(SetMetadata(PURPOSE, purpose), UseGuards(RequestBodyGuard));
 
@@ -27,6 +32,8 @@ export class RequestBodyGuard implements CanActivate {
     private readonly requests: RequestsService,
     private readonly uploads: MultipartUploads,
     private readonly reflector: Reflector,
+    // Only where the pages are (RequestPagesModule): the API's routes never check a form's CSRF token.
+    @Optional() private readonly session?: PageSession,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -34,16 +41,25 @@ export class RequestBodyGuard implements CanActivate {
     if (request.body !== undefined || !request.is('multipart/form-data')) return true;
     const purpose = this.reflector.get<Purpose>(PURPOSE, context.getHandler());
     const response = context.switchToHttp().getResponse<Response>();
-    let respondable: StoredRequest | undefined;
-    if (purpose === 'respond') {
-      respondable = await this.requests.checkRespondable(String(request.params.url_token), passphraseOf(request), clientInfoOf(request));
-      request.respondable = respondable;
-    }
+    if (purpose === 'respond') request.respondable = await this.requests.checkRespondable(String(request.params.url_token), passphraseOf(request), clientInfoOf(request));
+    // The page's fields come before its files: checked at the first file, once.
+    let formChecked: Promise<StoredRequest> | undefined;
     request.uploads = await this.uploads.read(request, response, {
       wrapper: 'request',
-      receive: (uploads, part) => (respondable ? this.requests.receiveResponseFile(respondable, uploads, part) : this.requests.receiveFile(uploads, part)),
+      admit: async (fieldsSoFar) => {
+        if (purpose === 'respond-form') request.respondable = await (formChecked ??= this.checkForm(request, fieldsSoFar()));
+      },
+      receive: (uploads, part) => (request.respondable ? this.requests.receiveResponseFile(request.respondable, uploads, part) : this.requests.receiveFile(uploads, part)),
     });
     return true;
+  }
+
+  /** The responder's form, by the fields before its first file: its CSRF token, then its grant (or none, without a passphrase). */
+  private checkForm(request: BodyRequest, fields: Record<string, unknown>): Promise<StoredRequest> {
+    if (!this.session) throw new Error("The responder's form is a page: its route belongs in RequestPagesModule.");
+    this.session.checkCsrf(request, fields);
+    const grant = fields[GRANT_FIELD];
+    return this.requests.checkRespondable(String(request.params.url_token), undefined, clientInfoOf(request), typeof grant === 'string' ? grant : undefined);
   }
 }
 

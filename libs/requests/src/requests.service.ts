@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditLogResponse, AuditService } from '@app/audit';
 import { type AuthenticatedUser, checkOwner } from '@app/auth';
 import {
-  ClientInfo, Clock, ConflictError, FieldFaults, fieldErrorsOf, NotFoundError, Page, PAGE_SIZE, PassphraseRequiredError, publicBaseUrl, toPage,
+  ClientInfo, Clock, ConflictError, FieldFaults, fieldErrorsOf, HOUR_MS, NotFoundError, Page, PAGE_SIZE, PassphraseRequiredError, publicBaseUrl, toPage,
   TooManyRequestsError, ValidationFailedError,
 } from '@app/common';
 import { InjectSettings, Settings } from '@app/config';
@@ -20,12 +20,15 @@ import { RequestClosing } from './request-closing';
 import { RequestEvents } from './request-events';
 import type { RequestEntity, RequestState } from './request.entity';
 import { type NewRequest, RequestsRepository, StoredRequest } from './requests.repository';
+import { mapResponderView, type ResponderEntry, ResponderGrants, type ResponderView } from './responder-view';
 
 const NOT_YOURS = "That request doesn't belong to you.";
 const ANSWERED = 'This request has already been answered.';
 const TOO_MANY_ATTEMPTS = 'Too many failed passphrase attempts. Try again later.';
 const FILES_DISABLED = 'File attachments are disabled.';
 const NO_FILES = 'This request does not take files.';
+/** How long the responder's page may take between the passphrase and the answer. */
+const GRANT_LIFETIME_MS = 2 * HOUR_MS;
 
 /** The owner's lists and the states each shows. */
 export const REQUEST_LISTS = { active: ['open', 'ready'], open: ['open'], ready: ['ready'], closed: ['closed'] } as const satisfies Record<string, readonly RequestState[]>;
@@ -37,6 +40,8 @@ export type RequestList = keyof typeof REQUEST_LISTS;
  */
 @Injectable()
 export class RequestsService {
+  private readonly grants: ResponderGrants;
+
   constructor(
     private readonly repository: RequestsRepository,
     private readonly closing: RequestClosing,
@@ -49,7 +54,9 @@ export class RequestsService {
     @InjectSettings() private readonly settings: Settings,
     private readonly events: RequestEvents,
     private readonly linkMails: LinkMailQueue,
-  ) {}
+  ) {
+    this.grants = new ResponderGrants(cipher, GRANT_LIFETIME_MS);
+  }
 
   /** One file of a multipart body, stored encrypted as it streams in; files follow the file pushes' setting and limits. */
   async receiveFile(uploads: UploadBatch, file: IncomingFile): Promise<void> {
@@ -110,14 +117,44 @@ export class RequestsService {
 
   /**
    * Whether the caller may answer: the request is open, and the passphrase (when it has one) is
-   * right. A multipart answer is checked so before a byte of its files is stored.
+   * right, or the responder's page's `grant` (issued when it was) still good; a grant that is not
+   * is refused as a missing passphrase, without counting as a guess. A multipart answer is
+   * checked so before a byte of its files is stored.
    */
-  async checkRespondable(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<StoredRequest> {
+  async checkRespondable(urlToken: string, passphrase: string | undefined, client: ClientInfo, grant?: string): Promise<StoredRequest> {
     const request = await this.closing.find(urlToken);
     if (request.state === 'closed') throw new NotFoundError();
-    await this.checkPassphrase(request, passphrase, client);
+    if (grant === undefined) await this.checkPassphrase(request, passphrase, client);
+    else if (request.passphraseHash && !this.grants.admits(request, grant, this.clock.now())) throw new PassphraseRequiredError();
     if (request.state === 'ready') throw new ConflictError(ANSWERED);
     return request;
+  }
+
+  /** What the responder's page shows first, changing nothing: whether the request was answered is told only past its passphrase. */
+  async responderEntry(urlToken: string): Promise<ResponderEntry> {
+    const request = await this.closing.find(urlToken);
+    if (request.state === 'closed') throw new NotFoundError();
+    if (request.passphraseProtected) return 'passphrase';
+    if (request.state === 'ready') return 'answered';
+    return request.retrievalStep ? 'step' : 'open';
+  }
+
+  /**
+   * The responder opens the request (its page shows the message): checked as an answer is, then
+   * audited `view`, capped as failed passphrases are, so reloading a page grows neither table nor log.
+   */
+  async openForResponder(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<ResponderView> {
+    const request = await this.checkRespondable(urlToken, passphrase, client);
+    await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'view', client)));
+    return this.responderView(request);
+  }
+
+  /** The responder's view of a request already checked (checkRespondable), without a new audit entry: the form again after a refused answer. */
+  async responderView(request: StoredRequest): Promise<ResponderView> {
+    const message = this.cipher.decrypt(request.message, `request-message:${request.urlToken}`);
+    const takesFiles = request.responseFileAttachments && this.settings.kinds.file.enabled;
+    const grant = request.passphraseHash ? this.grants.issue(request, this.clock.now()) : undefined;
+    return mapResponderView(request, message, takesFiles, await this.files.listForRequest(request.id, false), grant);
   }
 
   /** A multipart answer's file, once the request is known to take files. */

@@ -2,8 +2,11 @@ import { Module } from '@nestjs/common';
 import { FilesModule } from '@app/files';
 import { PagesModule } from '@app/pages';
 import { RequestsModule } from '../requests.module';
+import { RequestPagesOn } from './request-pages-on.guard';
 import { RequesterPages } from './requester-pages';
-import { RequesterPagesController, RequestFormRefusalFilter, RequestPagesOn, SignedIn } from './requester-pages.controller';
+import { RequesterPagesController, RequestFormRefusalFilter, SignedIn } from './requester-pages.controller';
+import { ResponderPages } from './responder-pages';
+import { ResponderPagesController, ResponderRefusalFilter } from './responder-pages.controller';
 
 /**
  * The pages of secret requests, rendered by libs/pages' renderer. A module of their own, so that
@@ -12,7 +15,7 @@ import { RequesterPagesController, RequestFormRefusalFilter, RequestPagesOn, Sig
  */
 @Module({
   imports: [RequestsModule, PagesModule, FilesModule],
-  controllers: [RequesterPagesController],
-  providers: [RequesterPages, RequestFormRefusalFilter, RequestPagesOn, SignedIn],
+  controllers: [RequesterPagesController, ResponderPagesController],
+  providers: [RequesterPages, RequestFormRefusalFilter, SignedIn, ResponderPages, ResponderRefusalFilter, RequestPagesOn],
 })
 export class RequestPagesModule {}

@@ -1,25 +1,14 @@
 import { ArgumentsHost, CanActivate, Catch, Controller, ExecutionContext, Get, HttpCode, Injectable, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type AuthenticatedUser, Public } from '@app/auth';
-import { Client, type ClientInfo, NotFoundError, PageQuery, PayloadTooLargeError, RevealsSecret, UnauthenticatedError, ValidationFailedError } from '@app/common';
-import { InjectSettings, type Settings } from '@app/config';
+import { Client, type ClientInfo, PageQuery, PayloadTooLargeError, RevealsSecret, UnauthenticatedError, ValidationFailedError } from '@app/common';
 import type { UploadBatch } from '@app/files';
 import { PageExceptionFilter, PageResponder, SessionUser, SessionUserGuard, text } from '@app/pages';
 import { RequestUploads, TakesRequestFiles } from '../request-body.guard';
+import { RequestPagesOn } from './request-pages-on.guard';
 import { RequesterPages } from './requester-pages';
 
 type PageRequest = Request & { user?: AuthenticatedUser };
-
-/** With PWP__ENABLE_REQUESTS off, every page of requests is the neutral 404. */
-@Injectable()
-export class RequestPagesOn implements CanActivate {
-  constructor(@InjectSettings() private readonly settings: Settings) {}
-
-  canActivate(): boolean {
-    if (!this.settings.requests.enabled) throw new NotFoundError();
-    return true;
-  }
-}
 
 /** A create refuses a visitor without a session before a byte of its files is stored. */
 @Injectable()
