@@ -11,6 +11,8 @@ const PERSON = { email: 'person-browser@example.com', password: 'another long pa
  * The administration center in a real browser: each page (one h1, axe-core clean, 320 px and 200 %
  * zoom), its actions by their buttons without JavaScript, the custom CSS applied on every page by
  * its stylesheet, and the 404 a person who is not an administrator gets.
+ * @one-engine What a browser adds (looks, axe, buttons without a script) is the same on every
+ * engine; every page's reads and each action's writes run on each engine in admin.e2e-spec.ts.
  */
 describe('administration in a browser', () => {
   let app: TestApp;

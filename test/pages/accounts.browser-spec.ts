@@ -19,6 +19,8 @@ const PASSWORD = 'a long password';
  * each account mail read from Mailpit with its link followed by the browser (confirmation only by
  * the button behind it, a reset link used once, unlock), the lockout, the first run with the code
  * from the server's log, the account page's changes, and sessions timing out as the clock moves.
+ * @one-engine What a browser adds (mails' links followed, forms, looks) is the same on every engine;
+ * each account flow's reads and writes run on each engine in accounts.e2e-spec.ts.
  */
 describe('accounts in a browser', () => {
   let browser: Browser;

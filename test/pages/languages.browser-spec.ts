@@ -55,7 +55,7 @@ interface Document {
  * no English but names), Urdu right-to-left and mirrored, the footer's language menu, the
  * Accept-Language weights, axe in German, Japanese and Urdu; the theme toggle and the blurred secret.
  * @one-engine How a page reads in a language is the same on every engine; a person's preferred
- * language, stored and read back, runs on each engine in languages.e2e-spec.ts and accounts.browser-spec.ts.
+ * language, stored and read back, runs on each engine in languages.e2e-spec.ts.
  */
 describe('languages in a browser', () => {
   let app: TestApp;

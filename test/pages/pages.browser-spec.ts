@@ -10,6 +10,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * The pages as a person meets them, in a real browser: the recipient's page behind html_url
  * (retrieval step, passphrase, URL, QR and file pushes), sign-in and /users/token, CSRF, and
  * accessibility (axe-core) and small screens on every page.
+ * @one-engine What a browser adds (scripts, looks, axe) is the same on every engine; the recipient's
+ * and sign-in pages' reads and writes run on each engine in pages.e2e-spec.ts and the API specs.
  */
 describe('pages in a browser', () => {
   let app: TestApp;

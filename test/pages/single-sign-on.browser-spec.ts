@@ -16,6 +16,8 @@ const FAILED = 'Signing in with your identity provider did not complete: its ans
  * and each refusal (unverified email, other domain, an email beyond ASCII, tampered state, replayed code, an ID token
  * with another nonce, for another audience or expired, a disabled user), each without a session.
  * A second app signs in with private_key_jwt and has the password form turned off.
+ * @one-engine What a browser adds (the provider's redirects followed) is the same on every engine;
+ * provisioning, linking and each refusal run on each engine in single-sign-on.e2e-spec.ts.
  */
 describe('single sign-on in a browser', () => {
   let provider: TestOidcProvider;

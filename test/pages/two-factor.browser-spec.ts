@@ -10,6 +10,8 @@ const PASSWORD = 'a long password';
  * Two-factor authentication as a person meets it in a browser: the setup with a code computed
  * from the key the page prints (as an authenticator app would), sign-in with a code, a replayed
  * code, a recovery code, five wrong codes; and PWP__REQUIRE_MFA on the pages and on the API.
+ * @one-engine What a browser adds is the same on every engine; setup, codes, recovery codes and
+ * PWP__REQUIRE_MFA run on each engine in two-factor.e2e-spec.ts.
  */
 describe('two-factor authentication in a browser', () => {
   let app: TestApp;
