@@ -1,9 +1,12 @@
 /**
- * The e2e and browser suites on MySQL/MariaDB (E2E_MYSQL_URL) and on PostgreSQL (E2E_PG_URL), in one
- * run: .ci/run gives it two workers, and each takes the next file of either engine, so the two
- * engines share one jest, one transform cache and one generation of the client types. Each test
- * file still gets a database of its own.
+ * The e2e, browser and TLS suites in one jest, on SQLite and on each database server that is set
+ * (E2E_MYSQL_URL, E2E_PG_URL; test/support/engines.js): npm test runs it, with workers that take
+ * the next file of any engine, so that no engine's suite waits behind another's. TLS starts
+ * MariaDB servers of its own, so it runs once, in the SQLite project.
  */
-const { onBothServers } = require('./support/both-servers.js');
+const { onEngines } = require('./support/engines.js');
 
-module.exports = onBothServers({ e2e: require('./jest-e2e.config.js'), browser: require('./jest-browser.config.js') });
+module.exports = onEngines(
+  { e2e: require('./jest-e2e.config.js'), browser: require('./jest-browser.config.js'), tls: require('./jest-tls.config.js') },
+  { once: ['tls'] },
+);
