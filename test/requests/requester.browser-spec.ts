@@ -15,7 +15,8 @@ const filterOf = (page: Page, selector: string) =>
 
 /**
  * The requester's pages in a real browser: a request made through the form, answered through the
- * API (text, and a file by multipart), then read on the request's page (the answer blurred until
+ * responder's page (text and a file; through the API in the run without JavaScript), then read on
+ * the request's page (the answer blurred until
  * clicked, the file downloaded equal to the upload), and "Close now"; the same without
  * JavaScript; axe-core and small screens on the form, the Requests tab and the request's page.
  * @one-engine What the pages do with each engine's rows runs on every engine in
@@ -74,6 +75,20 @@ describe("the requester's pages in a browser", () => {
     return page.url().split('/').pop()!;
   }
 
+  /** The responder's answer through their page, in a browser of their own (no account): the text, and a file. */
+  async function answerThroughPage(urlToken: string, bytes: Buffer): Promise<void> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => void consoleErrors.push(error.message));
+    await page.goto(`${app.baseUrl}/requests/${urlToken}`);
+    await expect(page.getByText('Please send the staging database password and its certificate.').isVisible()).resolves.toBe(true);
+    await page.getByLabel('Your answer').fill(ANSWER);
+    await page.getByLabel('Files to send (optional)').setInputFiles({ name: 'certificate.pem', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.getByRole('button', { name: 'Send the answer' }).click();
+    await page.getByRole('heading', { name: 'Answer sent' }).waitFor();
+  }
+
   /** The responder's answer through the API: the text, and a file by multipart. */
   async function answerThroughApi(urlToken: string, bytes: Buffer): Promise<void> {
     const form = new FormData();
@@ -83,7 +98,7 @@ describe("the requester's pages in a browser", () => {
     expect(answer.status).toBe(200);
   }
 
-  it('makes a request through the form, reads the answer (blurred until clicked) and its file, then closes it', async () => {
+  it('makes a request through the form, reads the answer sent through the responder\'s page (blurred until clicked) and its file, then closes it', async () => {
     const page = await signedInPage();
     await page.goto(`${app.baseUrl}/dashboard/requests/new`);
     await checkPage(page, 'request-form');
@@ -101,7 +116,7 @@ describe("the requester's pages in a browser", () => {
     await expect(page.getByRole('button', { name: 'Copy to clipboard' }).isVisible()).resolves.toBe(true);
 
     const bytes = randomBytes(4096);
-    await answerThroughApi(urlToken, bytes);
+    await answerThroughPage(urlToken, bytes);
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Your pushes' }).click();
     await page.getByRole('link', { name: 'Requests', exact: true }).click();
     await page.getByRole('link', { name: 'Answered', exact: true }).click();
