@@ -285,8 +285,8 @@ describe('owner pages in a browser', () => {
 
   it('asks for a sign-in before the form when anonymous use is off', async () => {
     const closed = await startTestApp({ PWP__ALLOW_ANONYMOUS: 'false' }, app.database);
+    const page = await newPage();
     try {
-      const page = await newPage();
       await page.goto(`${closed.baseUrl}/`);
       expect(page.url()).toBe(`${closed.baseUrl}/users/sign_in`);
       await page.goto(`${closed.baseUrl}/p/new?kind=qr`);
@@ -299,6 +299,8 @@ describe('owner pages in a browser', () => {
       await page.getByRole('button', { name: 'Push it' }).click();
       expect(page.url()).toMatch(/\/preview$/);
     } finally {
+      // The page first: what it still loads must not meet an app that has gone (a console error).
+      await page.context().close();
       await closed.close();
     }
   });
