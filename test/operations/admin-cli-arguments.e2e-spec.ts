@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsersService } from '@app/auth';
 import { freePort } from '../support/helpers';
+import { describeCliRefusals } from '../support/cli-refusals';
 import { CLI_MAIN, runNode } from '../support/server-process';
 import { startTestApp, TEST_MASTER_KEY, TestApp } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -77,39 +78,17 @@ describe('administration CLI', () => {
   });
 });
 
-describe('administration CLI, refusing an argument', () => {
-  // One database for every case: a refused command line leaves it as it was, which each case checks.
-  let standing: TestApp;
-  let standingEnv: Record<string, string>;
-
-  beforeAll(async () => {
-    const standingDatabase = await createTestDatabase('migrated');
-    standingEnv = { DATABASE_URL: standingDatabase.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-cli-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
-    standing = await startTestApp({}, standingDatabase);
-    await standing.service(UsersService).create('dup@example.com');
-  });
-  afterAll(() => standing.close({ drop: true }));
-
-  it.each([
-    [['users:create'], 'needs --email'],
-    [['users:create', '--email'], 'users:create: --email needs a value'],
-    [['users:create', '--email', '--password', 'long enough'], 'users:create: --email needs a value'],
-    [['users:create', '--email', 'x@example.com', '--owner', 'yes'], 'users:create does not take --owner'],
-    [['users:create', '--email', 'x@example.com', '--admin=yes'], 'users:create: --admin takes no value'],
-    [['users:create', '--email', 'x@example.com', '--admin', 'yes'], 'unexpected argument "yes"'],
-    [['users:create', '--email', 'x@example.com', 'stray'], 'unexpected argument "stray"'],
-    [['users:create', '--email=x@example.com', '--email', 'y@example.com'], 'users:create: --email is given more than once'],
-    [['users:token', '--email', 'dup@example.com', '--name', 'a', '--name=b'], 'users:token: --name is given more than once'],
-    [['users:list', '--help=yes'], 'users:list: --help takes no value'],
-    [['users:frobnicate'], 'Unknown command "users:frobnicate".\nUsage'],
-    [[], 'No command given.\nUsage'],
-  ])('fails clearly for %j', async (args, message) => {
-    const result = await runNode(CLI_MAIN, args, standingEnv);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-    // Nothing was done: the one user is the one created before, with its one token.
-    expect((await standing.service(UsersService).list()).map((u) => [u.email, u.tokens])).toEqual([['dup@example.com', 1]]);
-  });
-});
+describeCliRefusals('administration CLI, refusing an argument', [
+  [['users:create'], 'needs --email'],
+  [['users:create', '--email'], 'users:create: --email needs a value'],
+  [['users:create', '--email', '--password', 'long enough'], 'users:create: --email needs a value'],
+  [['users:create', '--email', 'x@example.com', '--owner', 'yes'], 'users:create does not take --owner'],
+  [['users:create', '--email', 'x@example.com', '--admin=yes'], 'users:create: --admin takes no value'],
+  [['users:create', '--email', 'x@example.com', '--admin', 'yes'], 'unexpected argument "yes"'],
+  [['users:create', '--email', 'x@example.com', 'stray'], 'unexpected argument "stray"'],
+  [['users:create', '--email=x@example.com', '--email', 'y@example.com'], 'users:create: --email is given more than once'],
+  [['users:token', '--email', 'dup@example.com', '--name', 'a', '--name=b'], 'users:token: --name is given more than once'],
+  [['users:list', '--help=yes'], 'users:list: --help takes no value'],
+  [['users:frobnicate'], 'Unknown command "users:frobnicate".\nUsage'],
+  [[], 'No command given.\nUsage'],
+]);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SecurityLog, SessionsService, UsersService } from '@app/auth';
 import { client } from '../support/http';
+import { describeCliRefusals } from '../support/cli-refusals';
 import { CLI_MAIN, runNode } from '../support/server-process';
 import { startTestApp, TEST_MASTER_KEY, TestApp } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -168,34 +169,12 @@ describe('administration CLI', () => {
 
 });
 
-describe('administration CLI, refusing a command', () => {
-  // One database for every case: a refused command leaves it as it was, which each case checks.
-  let standing: TestApp;
-  let standingEnv: Record<string, string>;
-
-  beforeAll(async () => {
-    const standingDatabase = await createTestDatabase('migrated');
-    standingEnv = { DATABASE_URL: standingDatabase.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pwpush-cli-')), PWPUSH_MASTER_KEY: TEST_MASTER_KEY };
-    standing = await startTestApp({}, standingDatabase);
-    await standing.service(UsersService).create('dup@example.com');
-  });
-  afterAll(() => standing.close({ drop: true }));
-
-  it.each([
-    [['users:create', '--email', 'dup@example.com'], 'already exists'],
-    [['users:token', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
-    [['users:delete', '--email', 'nobody@example.com'], 'No user'],
-    [['users:create', '--email', 'not-an-email'], 'not a valid email'],
-    [['users:promote', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
-    [['users:create', '--email', 'y@example.com', '--password', 'short'], 'at least 10 characters'],
-    [['users:create', '--email', 'y@example.com', '--password', 'x'.repeat(129)], 'at most 128 characters'],
-  ])('fails clearly for %j', async (args, message) => {
-    const result = await runNode(CLI_MAIN, args, standingEnv);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-    // Nothing was done: the one user is the one created before, with its one token.
-    expect((await standing.service(UsersService).list()).map((u) => [u.email, u.tokens])).toEqual([['dup@example.com', 1]]);
-  });
-});
+describeCliRefusals('administration CLI, refusing a command', [
+  [['users:create', '--email', 'dup@example.com'], 'already exists'],
+  [['users:token', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
+  [['users:delete', '--email', 'nobody@example.com'], 'No user'],
+  [['users:create', '--email', 'not-an-email'], 'not a valid email'],
+  [['users:promote', '--email', 'nobody@example.com'], 'No user with the email nobody@example.com'],
+  [['users:create', '--email', 'y@example.com', '--password', 'short'], 'at least 10 characters'],
+  [['users:create', '--email', 'y@example.com', '--password', 'x'.repeat(129)], 'at most 128 characters'],
+]);
