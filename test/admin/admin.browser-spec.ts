@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { UsersService } from '@app/auth';
-import { checkPage, launchBrowser } from '../support/browser';
+import { checkPage, launchBrowser, WatchedPages } from '../support/browser';
 import { client } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -17,8 +17,7 @@ const PERSON = { email: 'person-browser@example.com', password: 'another long pa
 describe('administration in a browser', () => {
   let app: TestApp;
   let browser: Browser;
-  let contexts: BrowserContext[] = [];
-  let consoleErrors: string[] = [];
+  let pages: WatchedPages;
   let personToken: string;
 
   beforeAll(async () => {
@@ -27,27 +26,20 @@ describe('administration in a browser', () => {
     await users.create(ADMIN.email, ADMIN.password, { admin: true });
     personToken = (await users.create(PERSON.email, PERSON.password)).api_token;
     browser = await launchBrowser();
+    // The 404s the tests ask for are logged as failed loads; nothing else may be.
+    pages = new WatchedPages(browser, /^404$/);
   });
   afterAll(async () => {
     await browser?.close();
     await app.close({ drop: true });
   });
   afterEach(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    contexts = [];
-    // The 404s the tests ask for are logged as failed loads; nothing else may be.
-    const errors = consoleErrors.filter((error) => !/^Failed to load resource: the server responded with a status of 404/.test(error));
-    consoleErrors = [];
-    expect(errors).toEqual([]);
+    expect(await pages.closeAll()).toEqual([]);
   });
 
   async function signedIn(who: { email: string; password: string }, javaScriptEnabled = true): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled });
-    contexts.push(context);
-    const page = await context.newPage();
+    const page = await pages.open({ javaScriptEnabled });
     page.setDefaultTimeout(10_000);
-    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
-    page.on('pageerror', (error) => void consoleErrors.push(error.message));
     await page.goto(`${app.baseUrl}/users/sign_in`);
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
@@ -100,10 +92,7 @@ describe('administration in a browser', () => {
     await page.getByLabel('CSS').fill('main { outline: 3px solid rgb(255, 0, 128); }');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toBe('The stylesheet is saved and served on every page.');
-    const anonymous = await browser.newContext();
-    contexts.push(anonymous);
-    const visitor = await anonymous.newPage();
-    visitor.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+    const visitor = await pages.open();
     for (const path of ['/', '/users/sign_in', '/p/no-such-push']) {
       await visitor.goto(`${app.baseUrl}${path}`);
       const outline = await visitor.locator('main').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { outlineColor: string } }).getComputedStyle(element).outlineColor);
@@ -117,9 +106,7 @@ describe('administration in a browser', () => {
       const answer = await page.goto(`${app.baseUrl}${path}`);
       expect([path, answer!.status(), page.url()]).toEqual([path, 404, `${app.baseUrl}${path}`]);
     }
-    const context = await browser.newContext();
-    contexts.push(context);
-    const visitor = await context.newPage();
+    const visitor = await pages.open();
     expect((await visitor.goto(`${app.baseUrl}/admin`))!.status()).toBe(404);
   });
 });

@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { UnseenWork, UsersService } from '@app/auth';
 import { HOUR_MS, MINUTE_MS } from '@app/common';
 import { NotificationWorker } from '@app/notifications';
-import { checkPage, launchBrowser } from '../support/browser';
+import { checkPage, launchBrowser, WatchedPages } from '../support/browser';
 import { freePort } from '../support/helpers';
 import { type Mailpit, startMailpit } from '../support/mailpit';
 import { startServer, waitForOutput } from '../support/server-process';
@@ -24,30 +24,19 @@ const PASSWORD = 'a long password';
  */
 describe('accounts in a browser', () => {
   let browser: Browser;
-  let contexts: BrowserContext[] = [];
-  let consoleErrors: string[] = [];
+  let pages: WatchedPages;
 
   beforeAll(async () => {
     browser = await launchBrowser();
+    pages = new WatchedPages(browser);
   });
   afterAll(() => browser?.close());
   afterEach(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    contexts = [];
     // The refusals the tests ask for (401, 404, 422) are logged as failed loads; nothing else may be.
-    const errors = consoleErrors.filter((error) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(error));
-    consoleErrors = [];
-    expect(errors).toEqual([]);
+    expect(await pages.closeAll()).toEqual([]);
   });
 
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
-    page.on('pageerror', (error) => void consoleErrors.push(error.message));
-    return page;
-  }
+  const newPage = (): Promise<Page> => pages.open();
 
   async function signIn(page: Page, baseUrl: string, email: string, password: string, remember = false): Promise<void> {
     await page.goto(`${baseUrl}/users/sign_in`);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { UsersService } from '@app/auth';
-import { checkPage, launchBrowser } from '../support/browser';
+import { checkPage, launchBrowser, WatchedPages } from '../support/browser';
 import { sha256 } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -19,8 +19,7 @@ const DOCS = join(__dirname, '..', '..', 'docs');
 describe('owner pages in a browser', () => {
   let app: TestApp;
   let browser: Browser;
-  let contexts: BrowserContext[] = [];
-  let consoleErrors: string[] = [];
+  let pages: WatchedPages;
   let ownerToken: string;
   const OWNER = { email: 'owner-pages@example.com', password: 'a long password' };
   const OTHER = { email: 'someone-else@example.com', password: 'another long password' };
@@ -36,28 +35,18 @@ describe('owner pages in a browser', () => {
     ownerToken = (await app.service(UsersService).create(OWNER.email, OWNER.password)).api_token;
     await app.service(UsersService).create(OTHER.email, OTHER.password);
     browser = await launchBrowser();
+    pages = new WatchedPages(browser);
   });
   afterAll(async () => {
     await browser?.close();
     await app.close({ drop: true });
   });
   afterEach(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    contexts = [];
     // The refusals the tests ask for (403, 404, 422, and the test logo, which does not exist) are logged as failed loads; nothing else may be.
-    const errors = consoleErrors.filter((error) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(error));
-    consoleErrors = [];
-    expect(errors).toEqual([]);
+    expect(await pages.closeAll()).toEqual([]);
   });
 
-  async function newPage(javaScriptEnabled = true): Promise<Page> {
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 }, javaScriptEnabled });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
-    page.on('pageerror', (error) => void consoleErrors.push(error.message));
-    return page;
-  }
+  const newPage = (javaScriptEnabled = true): Promise<Page> => pages.open({ acceptDownloads: true, javaScriptEnabled });
 
   async function signIn(page: Page, who: { email: string; password: string }, base = app): Promise<void> {
     await page.goto(`${base.baseUrl}/users/sign_in`);

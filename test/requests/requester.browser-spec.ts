@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { UsersService } from '@app/auth';
-import { checkPage, launchBrowser } from '../support/browser';
+import { checkPage, launchBrowser, WatchedPages } from '../support/browser';
 import { sha256 } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -26,33 +26,25 @@ const filterOf = (page: Page, selector: string) =>
 describe("the requester's pages in a browser", () => {
   let app: TestApp;
   let browser: Browser;
-  let contexts: BrowserContext[] = [];
-  let consoleErrors: string[] = [];
+  let pages: WatchedPages;
   let ownerToken: string;
 
   beforeAll(async () => {
     app = await startTestApp();
     ownerToken = (await app.service(UsersService).create(OWNER.email, OWNER.password)).api_token;
     browser = await launchBrowser();
+    pages = new WatchedPages(browser);
   });
   afterAll(async () => {
     await browser?.close();
     await app.close({ drop: true });
   });
   afterEach(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    contexts = [];
-    const errors = consoleErrors.filter((error) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(error));
-    consoleErrors = [];
-    expect(errors).toEqual([]);
+    expect(await pages.closeAll()).toEqual([]);
   });
 
   async function signedInPage(javaScriptEnabled = true): Promise<Page> {
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 }, javaScriptEnabled });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
-    page.on('pageerror', (error) => void consoleErrors.push(error.message));
+    const page = await pages.open({ acceptDownloads: true, javaScriptEnabled });
     await page.goto(`${app.baseUrl}/users/sign_in`);
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
@@ -77,10 +69,7 @@ describe("the requester's pages in a browser", () => {
 
   /** The responder's answer through their page, in a browser of their own (no account): the text, and a file. */
   async function answerThroughPage(urlToken: string, bytes: Buffer): Promise<void> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => void consoleErrors.push(error.message));
+    const page = await pages.open();
     await page.goto(`${app.baseUrl}/requests/${urlToken}`);
     await expect(page.getByText('Please send the staging database password and its certificate.').isVisible()).resolves.toBe(true);
     await page.getByLabel('Your answer').fill(ANSWER);

@@ -1,7 +1,7 @@
 import axe from 'axe-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { E2E_ENGINE } from './test-database';
 
 /** Debian's chromium (scripts/install-chromium.sh installs it); never a downloaded browser. */
@@ -13,6 +13,39 @@ export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/install-chromium.sh (npm test does).`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
+
+/**
+ * The pages a test opens, each in a context of its own (1280×800 unless told otherwise), with their
+ * console errors and uncaught errors collected. closeAll, in an afterEach, closes every context
+ * (one a test closed already too) and returns the errors but a refused load whose status
+ * `allowedStatus` matches (any 4xx by default): a test expects them to be none.
+ */
+export class WatchedPages {
+  private contexts: BrowserContext[] = [];
+  private errors: string[] = [];
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly allowedStatus = /^4\d\d$/,
+  ) {}
+
+  async open(options: BrowserContextOptions = {}): Promise<Page> {
+    const context = await this.browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+    this.contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (message) => void (message.type() === 'error' && this.errors.push(message.text())));
+    page.on('pageerror', (error) => void this.errors.push(error.message));
+    return page;
+  }
+
+  async closeAll(): Promise<string[]> {
+    await Promise.all(this.contexts.map((context) => context.close()));
+    const errors = this.errors.filter((error) => !this.allowedStatus.test(/^Failed to load resource: the server responded with a status of (\d+)/.exec(error)?.[1] ?? ''));
+    this.contexts = [];
+    this.errors = [];
+    return errors;
+  }
 }
 
 /** What the functions passed to page.evaluate use of the browser's globals (the project compiles without the DOM library). */
