@@ -146,15 +146,19 @@ export class RequestsService {
   async openForResponder(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<ResponderView> {
     const request = await this.checkRespondable(urlToken, passphrase, client);
     await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'view', client)));
-    return this.responderView(request);
+    // The passphrase was just given: the page's grant starts now.
+    return this.responderView(request, request.passphraseHash ? this.grants.issue(request, this.clock.now()) : undefined);
   }
 
-  /** The responder's view of a request already checked (checkRespondable), without a new audit entry: the form again after a refused answer. */
-  async responderView(request: StoredRequest): Promise<ResponderView> {
+  /**
+   * The responder's view of a request already checked (checkRespondable), without a new audit
+   * entry: the form again after a refused answer. `grant`: the one the page already carries,
+   * carried on unchanged, so that a refused answer never renews it past its lifetime.
+   */
+  async responderView(request: StoredRequest, grant: string | undefined): Promise<ResponderView> {
     const message = this.cipher.decrypt(request.message, `request-message:${request.urlToken}`);
     const takesFiles = request.responseFileAttachments && this.settings.kinds.file.enabled;
-    const grant = request.passphraseHash ? this.grants.issue(request, this.clock.now()) : undefined;
-    return mapResponderView(request, message, takesFiles, await this.files.listForRequest(request.id, false), grant);
+    return mapResponderView(request, message, takesFiles, await this.files.listForRequest(request.id, false), request.passphraseHash ? grant : undefined);
   }
 
   /** A multipart answer's file, once the request is known to take files. */
