@@ -165,6 +165,25 @@ describe('secret requests under attack', () => {
       expect((await read(urlToken)).state).toBe('open');
     });
 
+    it('verifies no more than the limit of guesses when they come all at once', async () => {
+      const urlToken = await create({ passphrase: PASSPHRASE });
+      const guesses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          request(app.baseUrl, 'PATCH', `/api/v2/requests/${urlToken}/respond`, { json: { request: { response: ANSWER } }, headers: { 'x-passphrase': `burst-${i}` } }),
+        ),
+      );
+      const statuses = guesses.map((guess) => guess.status);
+      // Five wrong guesses are tried (401), every other is refused untried (429).
+      expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+      // A push's passphrase is counted by the same limiter, the same way.
+      const push = await api().createPush({ payload: ANSWER, passphrase: PASSPHRASE });
+      const pushGuesses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => api().get(`/api/v2/pushes/${push.url_token}`, { 'x-passphrase': `burst-${i}` })),
+      );
+      expect(pushGuesses.filter((guess) => guess.status === 401)).toHaveLength(5);
+    });
+
     it('shares the passphrase guess limit between the page and the API', async () => {
       const urlToken = await create({ passphrase: PASSPHRASE });
       const person = browser();

@@ -263,10 +263,10 @@ export class RequestsService {
   private async checkPassphrase(request: StoredRequest, given: string | undefined, client: ClientInfo): Promise<void> {
     if (!request.passphraseHash) return;
     const key = `request:${request.id}`;
-    const retryAfter = await this.attempts.blockedFor(key, this.settings.passphraseAttemptsPerMinute);
+    // Counted before it is tried, so that guesses sent all at once cannot all be tried; given back when right.
+    const retryAfter = await this.attempts.take(key, this.settings.passphraseAttemptsPerMinute);
     if (retryAfter > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, retryAfter);
-    if (given !== undefined && (await this.hasher.verify(request.passphraseHash, given))) return;
-    await this.attempts.recordFailure(key);
+    if (given !== undefined && (await this.hasher.verify(request.passphraseHash, given))) return this.attempts.giveBack(key);
     // Capped, as a push's failures: hammering a link grows neither the table nor the log.
     await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'failed_passphrase', client)));
     throw new PassphraseRequiredError();
