@@ -1,4 +1,5 @@
 import { UsersService } from '@app/auth';
+import { FileAttachments } from '@app/files';
 import { client, request } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { Visitor } from '../support/visitor';
@@ -197,6 +198,29 @@ describe('secret requests under attack', () => {
       const api = await request(app.baseUrl, 'PATCH', `/api/v2/requests/${urlToken}/respond`, { json: { request: { response: ANSWER } }, headers: { 'x-passphrase': PASSPHRASE } });
       expect(api.status).toBe(429);
     });
+  });
+
+  it("leaves no answer file behind when the owner closes the request while the answer's files are being attached", async () => {
+    const urlToken = await create({ response_file_attachments: true });
+    const files = app.service(FileAttachments);
+    const attach = files.attachToRequest.bind(files);
+    // The owner's close lands between the answer's UPDATE and its files' attachment.
+    const spy = jest.spyOn(files, 'attachToRequest').mockImplementationOnce(async (...args) => {
+      expect((await api().delete(`/api/v2/requests/${urlToken}`, owner)).status).toBe(200);
+      return attach(...args);
+    });
+    try {
+      const form = new FormData();
+      form.append('request[response]', ANSWER);
+      form.append('request[files][]', new Blob([FILE], { type: 'text/plain' }), 'late.txt');
+      const answer = await api().raw('PATCH', `/api/v2/requests/${urlToken}/respond`, { body: form });
+      expect(answer.status).toBeLessThan(500);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await read(urlToken)).state).toBe('closed');
+    // Closing destroys both sides' files at once: none waits for the sweep.
+    expect(await fileRows(urlToken)).toBe(0);
   });
 
   describe("the requester's pages", () => {

@@ -196,7 +196,11 @@ export class RequestsService {
       const now = await this.closing.find(urlToken);
       throw now.state === 'closed' ? new NotFoundError() : new ConflictError(ANSWERED);
     }
-    if (withFiles) await this.files.attachToRequest(request.id, true, uploads, request.closeAfterAt);
+    if (withFiles) {
+      await this.files.attachToRequest(request.id, true, uploads, request.closeAfterAt);
+      // Closed between the answer and its files' attachment: its close destroyed none of them, so they go now.
+      if ((await this.closing.find(request.urlToken)).state === 'closed') await this.files.destroyForRequests([request.id]);
+    }
     return mapPublicRequest(answered, this.baseUrl(client));
   }
 
