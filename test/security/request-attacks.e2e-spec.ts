@@ -200,6 +200,25 @@ describe('secret requests under attack', () => {
     });
   });
 
+  it("answers 404 for a file link taken before the close, on either side's file", async () => {
+    const form = new FormData();
+    form.append('request[request]', MESSAGE);
+    form.append('request[response_file_attachments]', 'true');
+    form.append('request[files][]', new Blob([FILE], { type: 'text/plain' }), 'theirs.txt');
+    const urlToken = (await api().raw('POST', '/api/v2/requests', { body: form, headers: owner })).body.url_token as string;
+    const theirs = /<a href="([^"]+)" download>theirs\.txt<\/a>/.exec((await browser().get(`/requests/${urlToken}`)).html)![1];
+    const answer = new FormData();
+    answer.append('request[files][]', new Blob([ANSWER], { type: 'text/plain' }), 'answer.txt');
+    expect((await api().raw('PATCH', `/api/v2/requests/${urlToken}/respond`, { body: answer })).status).toBe(200);
+    const link = new URL((await read(urlToken)).files[0].url);
+    const answered = link.pathname + link.search;
+    expect((await fetch(`${app.baseUrl}${theirs}`)).status).toBe(200);
+    expect((await fetch(`${app.baseUrl}${answered}`)).status).toBe(200);
+    expect((await api().delete(`/api/v2/requests/${urlToken}`, owner)).status).toBe(200);
+    expect((await fetch(`${app.baseUrl}${theirs}`)).status).toBe(404);
+    expect((await fetch(`${app.baseUrl}${answered}`)).status).toBe(404);
+  });
+
   it("leaves no answer file behind when the owner closes the request while the answer's files are being attached", async () => {
     const urlToken = await create({ response_file_attachments: true });
     const files = app.service(FileAttachments);
