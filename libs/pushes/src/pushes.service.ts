@@ -238,10 +238,10 @@ export class PushesService {
   private async checkPassphrase(push: StoredPush, given: string | undefined, client: ClientInfo): Promise<void> {
     if (!push.passphraseHash) return;
     const key = `push:${push.id}`;
-    const retryAfter = await this.attempts.blockedFor(key, this.settings.passphraseAttemptsPerMinute);
+    // Counted before it is tried, so that guesses sent all at once cannot all be tried; given back when right.
+    const retryAfter = await this.attempts.take(key, this.settings.passphraseAttemptsPerMinute);
     if (retryAfter > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, retryAfter);
-    if (given !== undefined && (await this.hasher.verify(push.passphraseHash, given))) return;
-    await this.attempts.recordFailure(key);
+    if (given !== undefined && (await this.hasher.verify(push.passphraseHash, given))) return this.attempts.giveBack(key);
     this.metrics.passphraseFailed();
     await this.auditCapped(push, 'failed_passphrase', client, this.events.of(push, 'push.passphrase_failed', this.clock.now()));
     throw new PassphraseRequiredError();

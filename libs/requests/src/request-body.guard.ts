@@ -11,8 +11,11 @@ import { RequestsService } from './requests.service';
 const PURPOSE = 'pwpush:request-body';
 /** The form field of the responder's page that carries its grant (see ResponderGrants). */
 export const GRANT_FIELD = 'grant';
-/** `respond-form`: the responder's page, whose CSRF token and grant come as fields before the files. */
-type Purpose = 'create' | 'respond' | 'respond-form';
+/**
+ * `respond-form`: the responder's page, whose CSRF token and grant come as fields before the files;
+ * `create-form`: the requester's page, whose CSRF token comes before the files.
+ */
+type Purpose = 'create' | 'create-form' | 'respond' | 'respond-form';
 
 type BodyRequest = Request & { uploads?: UploadBatch; respondable?: StoredRequest };
 
@@ -48,6 +51,8 @@ export class RequestBodyGuard implements CanActivate {
       wrapper: 'request',
       admit: async (fieldsSoFar) => {
         if (purpose === 'respond-form') request.respondable = await (formChecked ??= this.checkForm(request, fieldsSoFar()));
+        // The requester's form: a forged one stores nothing (its token is checked again with the whole body).
+        if (purpose === 'create-form') this.pageSession().checkCsrf(request, fieldsSoFar());
       },
       receive: (uploads, part) => (request.respondable ? this.requests.receiveResponseFile(request.respondable, uploads, part) : this.requests.receiveFile(uploads, part)),
     });
@@ -56,10 +61,14 @@ export class RequestBodyGuard implements CanActivate {
 
   /** The responder's form, by the fields before its first file: its CSRF token, then its grant (or none, without a passphrase). */
   private checkForm(request: BodyRequest, fields: Record<string, unknown>): Promise<StoredRequest> {
-    if (!this.session) throw new Error("The responder's form is a page: its route belongs in RequestPagesModule.");
-    this.session.checkCsrf(request, fields);
+    this.pageSession().checkCsrf(request, fields);
     const grant = fields[GRANT_FIELD];
     return this.requests.checkRespondable(String(request.params.url_token), undefined, clientInfoOf(request), typeof grant === 'string' ? grant : undefined);
+  }
+
+  private pageSession(): PageSession {
+    if (!this.session) throw new Error('A form is a page: its route belongs in RequestPagesModule.');
+    return this.session;
   }
 }
 

@@ -146,15 +146,19 @@ export class RequestsService {
   async openForResponder(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<ResponderView> {
     const request = await this.checkRespondable(urlToken, passphrase, client);
     await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'view', client)));
-    return this.responderView(request);
+    // The passphrase was just given: the page's grant starts now.
+    return this.responderView(request, request.passphraseHash ? this.grants.issue(request, this.clock.now()) : undefined);
   }
 
-  /** The responder's view of a request already checked (checkRespondable), without a new audit entry: the form again after a refused answer. */
-  async responderView(request: StoredRequest): Promise<ResponderView> {
+  /**
+   * The responder's view of a request already checked (checkRespondable), without a new audit
+   * entry: the form again after a refused answer. `grant`: the one the page already carries,
+   * carried on unchanged, so that a refused answer never renews it past its lifetime.
+   */
+  async responderView(request: StoredRequest, grant: string | undefined): Promise<ResponderView> {
     const message = this.cipher.decrypt(request.message, `request-message:${request.urlToken}`);
     const takesFiles = request.responseFileAttachments && this.settings.kinds.file.enabled;
-    const grant = request.passphraseHash ? this.grants.issue(request, this.clock.now()) : undefined;
-    return mapResponderView(request, message, takesFiles, await this.files.listForRequest(request.id, false), grant);
+    return mapResponderView(request, message, takesFiles, await this.files.listForRequest(request.id, false), request.passphraseHash ? grant : undefined);
   }
 
   /** A multipart answer's file, once the request is known to take files. */
@@ -192,7 +196,11 @@ export class RequestsService {
       const now = await this.closing.find(urlToken);
       throw now.state === 'closed' ? new NotFoundError() : new ConflictError(ANSWERED);
     }
-    if (withFiles) await this.files.attachToRequest(request.id, true, uploads, request.closeAfterAt);
+    if (withFiles) {
+      await this.files.attachToRequest(request.id, true, uploads, request.closeAfterAt);
+      // Closed between the answer and its files' attachment: its close destroyed none of them, so they go now.
+      if ((await this.closing.find(request.urlToken)).state === 'closed') await this.files.destroyForRequests([request.id]);
+    }
     return mapPublicRequest(answered, this.baseUrl(client));
   }
 
@@ -259,10 +267,10 @@ export class RequestsService {
   private async checkPassphrase(request: StoredRequest, given: string | undefined, client: ClientInfo): Promise<void> {
     if (!request.passphraseHash) return;
     const key = `request:${request.id}`;
-    const retryAfter = await this.attempts.blockedFor(key, this.settings.passphraseAttemptsPerMinute);
+    // Counted before it is tried, so that guesses sent all at once cannot all be tried; given back when right.
+    const retryAfter = await this.attempts.take(key, this.settings.passphraseAttemptsPerMinute);
     if (retryAfter > 0) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS, retryAfter);
-    if (given !== undefined && (await this.hasher.verify(request.passphraseHash, given))) return;
-    await this.attempts.recordFailure(key);
+    if (given !== undefined && (await this.hasher.verify(request.passphraseHash, given))) return this.attempts.giveBack(key);
     // Capped, as a push's failures: hammering a link grows neither the table nor the log.
     await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'failed_passphrase', client)));
     throw new PassphraseRequiredError();

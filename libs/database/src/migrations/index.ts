@@ -14,6 +14,7 @@ import { PeopleAccounts1764892800000 } from './1764892800000-people-accounts';
 import { TwoFactor1764936000000 } from './1764936000000-two-factor';
 import { CustomStylesheets1764979200000 } from './1764979200000-custom-stylesheets';
 import { SecretRequests1765065600000 } from './1765065600000-secret-requests';
+import { ExactRequestTokenMatch1765152000000 } from './1765152000000-exact-request-token-match';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   TwoFactor1764936000000,
   CustomStylesheets1764979200000,
   SecretRequests1765065600000,
+  ExactRequestTokenMatch1765152000000,
 ];

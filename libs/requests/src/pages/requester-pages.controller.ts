@@ -73,7 +73,7 @@ export class RequesterPagesController {
 
   @Post('new')
   @HttpCode(200)
-  @TakesRequestFiles('create')
+  @TakesRequestFiles('create-form')
   // Below: decorators apply bottom-up, so this guard runs before the files are read.
   @UseGuards(SignedIn)
   @UseFilters(RequestFormRefusalFilter)

@@ -78,7 +78,8 @@ export class ResponderPages {
     const refusal = this.refusalOf(request, exception, takesFiles);
     // Refused before it was checked (its fields over their limit): nothing of the request is shown.
     if (!request.respondable) return done(refusal.status, text('request.respond.notSentTitle'), refusal.formError ?? refusal.errors.response ?? refusal.errors.files ?? '');
-    return this.form(await this.requests.responderView(request.respondable), refusal);
+    // The grant it was admitted with (none without a passphrase), never a new one.
+    return this.form(await this.requests.responderView(request.respondable, formField(request, GRANT_FIELD)), refusal);
   }
 
   private refusalOf(request: Request, exception: ValidationFailedError | PayloadTooLargeError, takesFiles: boolean): Refusal {
