@@ -69,6 +69,22 @@ describe('attacks on accounts', () => {
     return { email, visitor };
   }
 
+  it('tries no more passwords from one address than the limit allows when they are sent together', async () => {
+    const email = `together-${++n}@example.com`;
+    await users.create(email, PASSWORD);
+    const from = { 'x-forwarded-for': '198.51.100.90' };
+    const statuses = await Promise.all(
+      Array.from({ length: 2 * SIGN_IN_LIMITS.accountFromAddress }, (_, i) =>
+        new Visitor(app.baseUrl).submit('/users/sign_in', '/users/sign_in', { email, password: `guess ${i}` }, from).then((got) => got.status),
+      ),
+    );
+    // Each is counted before its password is checked: as many are checked (401) as the limit allows, the rest refused untried.
+    expect([statuses.filter((status) => status === 401).length, statuses.filter((status) => status === 429).length]).toEqual([
+      SIGN_IN_LIMITS.accountFromAddress,
+      SIGN_IN_LIMITS.accountFromAddress,
+    ]);
+  });
+
   it("holds back a stolen session guessing the account's password on the account page, as the sign-in form does", async () => {
     const { email, visitor } = await person();
     const changePassword = (current: string) => visitor.submit('/users/edit', '/users/edit/password', { current_password: current, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });

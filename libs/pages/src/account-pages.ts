@@ -53,14 +53,16 @@ export class AccountPages {
     if (formField(request, 'otp_attempt') !== undefined) return this.twoFactor.answerCode(request, response);
     const email = asciiLowerCase(field(request, 'email').trim());
     const client = clientInfoOf(request);
-    const blockedFor = await this.attempts.blockedFor(email, client.ip);
+    // Counted before the password is checked, so that passwords sent together cannot outrun the limits; given back unless wrong.
+    const blockedFor = await this.attempts.take(email, client.ip);
     if (blockedFor > 0) throw new TooManyRequestsError(text('account.tooManyAttempts'), blockedFor);
     const outcome = await this.signIns.withPassword(email, field(request, 'password'), client);
     if ('refused' in outcome) {
-      if (outcome.refused !== 'wrong-password') return refusal(outcome.refused);
-      await this.attempts.recordFailure(email, client.ip);
-      return this.signInPage(401, text('account.wrongPassword'), email);
+      if (outcome.refused === 'wrong-password') return this.signInPage(401, text('account.wrongPassword'), email);
+      await this.attempts.giveBack(email, client.ip);
+      return refusal(outcome.refused);
     }
+    await this.attempts.giveBack(email, client.ip);
     if ('secondStep' in outcome) return this.twoFactor.askForCode(request, response, outcome.secondStep.user, field(request, 'remember_me') === '1');
     await this.session.signIn(request, response, outcome.user, { remember: field(request, 'remember_me') === '1', method: 'password' });
     return TOKENS;

@@ -98,10 +98,11 @@ export class TwoFactorPages {
     const pending = await this.twoFactor.pending(cookieOf(request, CHALLENGE_COOKIE) ?? '');
     if (!pending) return signInAgain(text('twoFactor.signInExpired'));
     const client = clientInfoOf(request);
-    const blockedFor = await this.attempts.blockedFor(pending.user.email, client.ip);
+    // Counted before the code is checked, as a password at sign-in; given back unless wrong.
+    const blockedFor = await this.attempts.take(pending.user.email, client.ip);
     if (blockedFor > 0) throw new TooManyRequestsError(text('account.tooManyAttempts'), blockedFor);
     const answer = await this.twoFactor.answer(pending, field(request, 'otp_attempt'), client);
-    if ('wrong' in answer || 'exhausted' in answer) await this.attempts.recordFailure(pending.user.email, client.ip);
+    if (!('wrong' in answer || 'exhausted' in answer)) await this.attempts.giveBack(pending.user.email, client.ip);
     if ('wrong' in answer) return codeForm(401, text('twoFactor.signInWrong', { count: answer.wrong }));
     setCookie(request, response, CHALLENGE_COOKIE, '', 0);
     if ('exhausted' in answer) return signInAgain(text('twoFactor.signInExhausted'));

@@ -60,9 +60,9 @@ export class LinkMails {
     const push = await this.expiry.findActiveOrExpired(urlToken);
     checkPushOwner(push, caller);
     const key = `notify-emails:${caller.id}`;
-    const retryAfter = await this.attempts.blockedFor(key, NOTIFY_REQUESTS_PER_MINUTE);
+    // Counted before anything else, atomically: requests sent together cannot outrun the limit.
+    const retryAfter = await this.attempts.take(key, NOTIFY_REQUESTS_PER_MINUTE);
     if (retryAfter > 0) throw new TooManyRequestsError(NOTIFY_MESSAGES.tooManyRequests, retryAfter);
-    await this.attempts.recordFailure(key);
     const faults = new FieldFaults(fieldErrorsOf(input));
     const mail = this.queue.request(input, caller, faults, true);
     faults.throwIfAny();

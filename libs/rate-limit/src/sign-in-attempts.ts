@@ -32,6 +32,23 @@ export class SignInAttempts {
   async recordFailure(email: string, address: string): Promise<void> {
     await Promise.all(windows(email, address).map(([key]) => this.attempts.recordFailure(key)));
   }
+
+  /**
+   * An attempt counted in every window before it is tried, atomically, so that attempts sent
+   * together cannot outrun the limits: seconds to wait when a window is spent (the attempt, not
+   * to be tried, is then given back at once, so that refusals from one address cannot spend the
+   * account's own window), else 0. `giveBack` an attempt that was not a failure.
+   */
+  async take(email: string, address: string): Promise<number> {
+    const waits = await Promise.all(windows(email, address).map(([key, limit]) => this.attempts.take(key, limit)));
+    const wait = Math.max(...waits);
+    if (wait > 0) await this.giveBack(email, address);
+    return wait;
+  }
+
+  async giveBack(email: string, address: string): Promise<void> {
+    await Promise.all(windows(email, address).map(([key]) => this.attempts.giveBack(key)));
+  }
 }
 
 function windows(email: string, address: string): [key: string, limit: number][] {
