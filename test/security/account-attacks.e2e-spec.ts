@@ -106,6 +106,19 @@ describe('attacks on accounts', () => {
     expect((await changePassword(PASSWORD)).status).toBe(200);
   });
 
+  it('checks no more current passwords on the account page than the limit allows when a stolen session sends them together', async () => {
+    const { visitor } = await person();
+    const statuses = await Promise.all(
+      Array.from({ length: 2 * SIGN_IN_LIMITS.accountFromAddress }, (_, i) =>
+        visitor.submit('/users/edit', '/users/edit/password', { current_password: `guess ${i}`, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }).then((got) => got.status),
+      ),
+    );
+    expect([statuses.filter((status) => status === 422).length, statuses.filter((status) => status === 429).length]).toEqual([
+      SIGN_IN_LIMITS.accountFromAddress,
+      SIGN_IN_LIMITS.accountFromAddress,
+    ]);
+  });
+
   it('voids a mailed reset link when the password changes (account page, or the CLI) or the address does, as the reference does', async () => {
     // The link proves control of the address at the time it was mailed; a person who changes their
     // password because that mailbox was read must not leave a working link in it.

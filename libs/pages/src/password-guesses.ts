@@ -17,25 +17,26 @@ import { text } from './page-text';
 export class PasswordGuesses {
   constructor(private readonly attempts: SignInAttempts) {}
 
-  /** Refuses (429) while the sign-in limits hold this account back from this address. */
-  async holdBack(user: AuthenticatedUser, request: Request): Promise<void> {
-    const blockedFor = await this.attempts.blockedFor(user.email, clientInfoOf(request).ip);
+  /**
+   * Runs `act`, a check of the person's password or code: counted toward the sign-in limits before
+   * it runs (atomically, so that checks sent together cannot outrun them; 429 once they are
+   * reached), and given back unless it was wrong, as `wrong` says of its result or an
+   * AccountFormError for the current password says.
+   */
+  async checked<T>(user: AuthenticatedUser, request: Request, act: () => Promise<T>, wrong: (result: T) => boolean = () => false): Promise<T> {
+    const address = clientInfoOf(request).ip;
+    const blockedFor = await this.attempts.take(user.email, address);
     if (blockedFor > 0) throw new TooManyRequestsError(text('account.tooManyAttempts'), blockedFor);
-  }
-
-  /** Counts a wrong password or code. */
-  async wrong(user: AuthenticatedUser, request: Request): Promise<void> {
-    await this.attempts.recordFailure(user.email, clientInfoOf(request).ip);
-  }
-
-  /** Runs a check of the person's current password: held back first, and counted when AccountFormError says it was wrong. */
-  async checked<T>(user: AuthenticatedUser, request: Request, act: () => Promise<T>): Promise<T> {
-    await this.holdBack(user, request);
+    let failed = false;
     try {
-      return await act();
+      const result = await act();
+      failed = wrong(result);
+      return result;
     } catch (error) {
-      if (error instanceof AccountFormError && error.errors.current_password === 'current-password-wrong') await this.wrong(user, request);
+      failed = error instanceof AccountFormError && error.errors.current_password === 'current-password-wrong';
       throw error;
+    } finally {
+      if (!failed) await this.attempts.giveBack(user.email, address);
     }
   }
 }

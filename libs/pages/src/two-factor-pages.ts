@@ -68,9 +68,8 @@ export class TwoFactorPages {
   private async disable(request: Request): Promise<PageResult> {
     this.session.checkCsrf(request);
     return this.signedIn(request, async (user) => {
-      await this.guesses.holdBack(user, request);
-      const outcome = await this.twoFactor.disable(user, proofOf(request), clientInfoOf(request));
-      if (outcome === 'wrong-proof') return this.wrongProof(user, request);
+      const outcome = await this.guesses.checked(user, request, () => this.twoFactor.disable(user, proofOf(request), clientInfoOf(request)), (result) => result === 'wrong-proof');
+      if (outcome === 'wrong-proof') return this.wrongProof(user);
       if (outcome === 'required') return this.overviewPage(user, { error: text('twoFactor.requiredOn'), status: 403 });
       return this.overviewPage(user, { notice: text('twoFactor.disabled') });
     });
@@ -79,9 +78,8 @@ export class TwoFactorPages {
   async regenerate(request: Request): Promise<PageResult> {
     this.session.checkCsrf(request);
     return this.signedIn(request, async (user) => {
-      await this.guesses.holdBack(user, request);
-      const codes = await this.twoFactor.regenerateRecoveryCodes(user, proofOf(request), clientInfoOf(request));
-      if (codes === 'wrong-proof') return this.wrongProof(user, request);
+      const codes = await this.guesses.checked(user, request, () => this.twoFactor.regenerateRecoveryCodes(user, proofOf(request), clientInfoOf(request)), (result) => result === 'wrong-proof');
+      if (codes === 'wrong-proof') return this.wrongProof(user);
       return codes === 'off' ? OVERVIEW : codesPage(codes, false);
     });
   }
@@ -116,8 +114,7 @@ export class TwoFactorPages {
     return user ? page(user) : SIGN_IN;
   }
 
-  private async wrongProof(user: AuthenticatedUser, request: Request): Promise<PageResult> {
-    await this.guesses.wrong(user, request);
+  private wrongProof(user: AuthenticatedUser): Promise<PageResult> {
     return this.overviewPage(user, { error: text('twoFactor.wrongProof'), status: 401 });
   }
 
