@@ -34,6 +34,8 @@ function englishTell(code: string): string[] {
 
 /** What a person reads or hears of the page: its text, its title, and its labels for assistive technology. */
 async function readable(page: Page): Promise<string> {
+  // Once the body is there: under load, a page evaluated right after its lang was read once had none yet.
+  await page.waitForFunction(() => (globalThis as unknown as { document: Document }).document.body !== null);
   return page.evaluate(() => {
     const doc = (globalThis as unknown as { document: Document }).document;
     const labels = [...doc.querySelectorAll('[aria-label], [alt], [placeholder]')].map((node) =>
