@@ -217,7 +217,8 @@ describe('owner pages in a browser', () => {
     await expect(page.locator('tbody tr').first().locator('td').first().textContent()).resolves.toBe('seeded 50');
     await check(page, 'owner-dashboard', 'dashboard');
     await page.getByRole('link', { name: 'Next page' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/dashboard/active?page=2`);
+    // The page loaded, not only its address: a count does not wait, and under load the rows had not come yet.
+    await page.waitForURL(`${app.baseUrl}/dashboard/active?page=2`);
     const rest = await page.locator('tbody tr').count();
     expect(rest).toBeGreaterThanOrEqual(1);
     await expect(page.getByRole('link', { name: 'Previous page' }).count()).resolves.toBe(1);
