@@ -44,7 +44,7 @@ describe('administration in a browser', () => {
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
     return page;
   }
 

@@ -123,7 +123,7 @@ describe('accounts in a browser', () => {
       await expect(heading(page)).resolves.toBe('This link does not work');
 
       await signIn(page, app.baseUrl, 'new.person@example.org', PASSWORD);
-      expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+      await page.waitForURL(`${app.baseUrl}/users/token`);
     });
 
     it('resets a forgotten password by the mailed link, once, and says the password changed', async () => {
@@ -141,7 +141,7 @@ describe('accounts in a browser', () => {
       await page.getByLabel('New password').fill('a brand new password');
       await page.getByLabel('Password again').fill('a brand new password');
       await page.getByRole('button', { name: 'Set the password' }).click();
-      expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+      await page.waitForURL(`${app.baseUrl}/users/token`);
       await expect(mail('forgetful@example.com', 'Your password was changed')).resolves.toMatchObject({ link: undefined });
 
       const again = await newPage();
@@ -170,7 +170,7 @@ describe('accounts in a browser', () => {
       await page.getByRole('button', { name: 'Unlock my account' }).click();
       await expect(heading(page)).resolves.toBe('Account unlocked');
       await signIn(page, app.baseUrl, 'guessed@example.com', PASSWORD);
-      expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+      await page.waitForURL(`${app.baseUrl}/users/token`);
     });
 
     it('changes the address (after its confirmation), the password (ending other sessions), the language, and deletes the account', async () => {
@@ -225,7 +225,7 @@ describe('accounts in a browser', () => {
       expect((await fetch(`${app.baseUrl}/api/v2/pushes/${push.url_token}`)).status).toBe(404);
       expect((await fetch(`${app.baseUrl}/api/v2/pushes/active`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
       await page.goto(`${app.baseUrl}/users/token`);
-      expect(page.url()).toBe(`${app.baseUrl}/users/sign_in`);
+      await page.waitForURL(`${app.baseUrl}/users/sign_in`);
     });
   });
 
@@ -245,26 +245,26 @@ describe('accounts in a browser', () => {
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByLabel('Password again').fill(PASSWORD);
       await page.getByRole('button', { name: 'Make the account' }).click();
-      expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+      await page.waitForURL(`${app.baseUrl}/users/token`);
       await expect(page.locator('main').textContent()).resolves.toContain('Signed in as quick@example.com');
 
       // Used within the timeout, the session lives on; idle past it, it is over.
       app.clock.advance(HOUR_MS + 30 * MINUTE_MS);
       await page.reload();
-      expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+      await page.waitForURL(`${app.baseUrl}/users/token`);
       app.clock.advance(2 * HOUR_MS + MINUTE_MS);
       await page.reload();
-      expect(page.url()).toBe(`${app.baseUrl}/users/sign_in`);
+      await page.waitForURL(`${app.baseUrl}/users/sign_in`);
 
       await signIn(page, app.baseUrl, 'quick@example.com', PASSWORD, true);
       const [cookie] = (await page.context().cookies()).filter((entry) => entry.name === 'pwpush_session');
       expect(cookie.expires * 1000 - Date.now()).toBeGreaterThan(6 * 24 * HOUR_MS);
       app.clock.advance(5 * 24 * HOUR_MS);
       await page.goto(`${app.baseUrl}/users/token`);
-      expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+      await page.waitForURL(`${app.baseUrl}/users/token`);
       app.clock.advance(2 * 24 * HOUR_MS + MINUTE_MS);
       await page.reload();
-      expect(page.url()).toBe(`${app.baseUrl}/users/sign_in`);
+      await page.waitForURL(`${app.baseUrl}/users/sign_in`);
     });
   });
 
@@ -290,7 +290,7 @@ describe('accounts in a browser', () => {
       const [, bootCode] = await waitForOutput(server, /boot code to create the administrator account: ([0-9a-f]{32})/);
       const page = await newPage();
       await page.goto(`${server.url}/`);
-      expect(page.url()).toBe(`${server.url}/first_run`);
+      await page.waitForURL(`${server.url}/first_run`);
       await checkPage(page, 'first-run');
       const fill = async (code: string) => {
         await page.getByLabel('Boot code').fill(code);
@@ -302,11 +302,11 @@ describe('accounts in a browser', () => {
       await fill('0123456789abcdef0123456789abcdef');
       await expect(page.locator('#boot_code-error').textContent()).resolves.toMatch(/^That boot code does not work/);
       await fill(bootCode);
-      expect(page.url()).toBe(`${server.url}/users/token`);
+      await page.waitForURL(`${server.url}/users/token`);
       await expect(page.locator('main').textContent()).resolves.toContain('Signed in as admin@example.com');
       // Over: /first_run leads to the sign-in page, which (signed in) leads on to the tokens.
       await page.goto(`${server.url}/first_run`);
-      expect(page.url()).toBe(`${server.url}/users/token`);
+      await page.waitForURL(`${server.url}/users/token`);
     } finally {
       await server.stop();
     }

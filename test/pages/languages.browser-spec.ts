@@ -99,7 +99,7 @@ describe('languages in a browser', () => {
     await page.locator('#payload').fill('zz-9f3a-payload');
     await page.locator('#passphrase').fill('a passphrase');
     await page.locator('form.push button[type="submit"]').click();
-    expect(page.url()).toMatch(/\/p\/[\w-]+\/preview$/);
+    await page.waitForURL(/\/p\/[\w-]+\/preview$/);
     await expectSpoken(page, code, 'preview');
     const link = await page.locator('#secret-link').inputValue();
 
@@ -150,7 +150,7 @@ describe('languages in a browser', () => {
     await page.getByLabel('E-Mail-Adresse').fill('urdu-reader@example.com');
     await page.getByLabel('Passwort').fill('a long enough password');
     await page.getByRole('button', { name: 'Anmelden' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ur');
     await page.goto(`${app.baseUrl}/`);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ur');
@@ -169,7 +169,7 @@ describe('languages in a browser', () => {
 
     // A link of the page, then the redirect it answers with (sign-in first), keep German.
     await page.getByRole('link', { name: 'API-Tokens' }).first().click();
-    expect(page.url()).toBe(`${app.baseUrl}/users/sign_in?locale=de`);
+    await page.waitForURL(`${app.baseUrl}/users/sign_in?locale=de`);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
     // So does a form's answer.
     await page.getByLabel('E-Mail-Adresse').fill('nobody@example.com');
@@ -181,7 +181,7 @@ describe('languages in a browser', () => {
     await page.locator('footer nav.languages').getByRole('link', { name: '日本語' }).click();
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ja');
     await page.getByRole('link', { name: 'シークレットを送る' }).first().click();
-    expect(page.url()).toBe(`${app.baseUrl}/?locale=ja`);
+    await page.waitForURL(`${app.baseUrl}/?locale=ja`);
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ja');
   });
 

@@ -53,7 +53,7 @@ describe('owner pages in a browser', () => {
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(page.url()).toBe(`${base.baseUrl}/users/token`);
+    await page.waitForURL(`${base.baseUrl}/users/token`);
   }
 
   async function check(page: Page, name: string, docs?: string): Promise<void> {
@@ -63,7 +63,7 @@ describe('owner pages in a browser', () => {
 
   /** The preview's link, after checking what the page shows: the link, its QR code, a copy button, the expiry; never the payload. */
   async function secretLinkOf(page: Page, payload?: string): Promise<string> {
-    expect(page.url()).toMatch(/\/p\/[\w-]+\/preview$/);
+    await page.waitForURL(/\/p\/[\w-]+\/preview$/);
     const link = await page.getByLabel('Secret link', { exact: true }).inputValue();
     expect(link).toMatch(new RegExp(`^${app.baseUrl}/p/[\\w-]+(/r)?$`));
     await expect(page.locator('figure.qr svg[role="img"]').count()).resolves.toBe(1);
@@ -227,7 +227,7 @@ describe('owner pages in a browser', () => {
     await page.getByRole('link', { name: 'Expire seeded 50' }).click();
     await check(page, 'owner-expire-confirm');
     await page.getByRole('button', { name: 'Yes, expire it now' }).click();
-    expect(page.url()).toMatch(/\/p\/[\w-]+\/audit$/);
+    await page.waitForURL(/\/p\/[\w-]+\/audit$/);
     await expect(page.locator('dd').nth(1).textContent()).resolves.toBe('Expired.');
     await expect(page.locator('tbody td:first-child').allTextContents()).resolves.toEqual(['Created', 'Expired by hand']);
     await check(page, 'owner-audit', 'audit-log');
@@ -278,16 +278,16 @@ describe('owner pages in a browser', () => {
     const page = await newPage();
     try {
       await page.goto(`${closed.baseUrl}/`);
-      expect(page.url()).toBe(`${closed.baseUrl}/users/sign_in`);
+      await page.waitForURL(`${closed.baseUrl}/users/sign_in`);
       await page.goto(`${closed.baseUrl}/p/new?kind=qr`);
-      expect(page.url()).toBe(`${closed.baseUrl}/users/sign_in`);
+      await page.waitForURL(`${closed.baseUrl}/users/sign_in`);
       // The default brand: this product's own name.
       await expect(page.title()).resolves.toBe('Sign in · pwpush-api');
       await signIn(page, OWNER, closed);
       await page.goto(`${closed.baseUrl}/`);
       await page.getByLabel('Secret', { exact: true }).fill('signed-in push');
       await page.getByRole('button', { name: 'Push it' }).click();
-      expect(page.url()).toMatch(/\/preview$/);
+      await page.waitForURL(/\/preview$/);
     } finally {
       // The page first: what it still loads must not meet an app that has gone (a console error).
       await page.context().close();

@@ -102,7 +102,7 @@ describe('pages in a browser', () => {
     await page.getByLabel('Passphrase').fill('open sesame');
     await page.getByRole('button', { name: 'Reveal the secret' }).click();
     await expect(page.getByLabel('Secret').inputValue()).resolves.toBe('guarded');
-    expect(page.url()).toBe(`${app.baseUrl}/p/${push.url_token}/access`);
+    await page.waitForURL(`${app.baseUrl}/p/${push.url_token}/access`);
 
     const locked = await createPush({ payload: 'locked', passphrase: 'right one' });
     await page.goto(locked.html_url);
@@ -156,7 +156,7 @@ describe('pages in a browser', () => {
   it('signs in, issues a token that works on the API, rotates it, and signs out', async () => {
     await app.service(UsersService).create('person@example.com', 'a long password');
     await page.goto(`${app.baseUrl}/users/token`);
-    expect(page.url()).toBe(`${app.baseUrl}/users/sign_in`);
+    await page.waitForURL(`${app.baseUrl}/users/sign_in`);
     await checkPage(page, 'sign-in');
     await page.getByLabel('Email').fill('person@example.com');
     await page.getByLabel('Password').fill('not the password');
@@ -165,7 +165,7 @@ describe('pages in a browser', () => {
 
     await page.getByLabel('Password').fill('a long password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
     const cookie = (await context.cookies()).find((c) => c.name === 'pwpush_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     await expect(page.locator('td', { hasText: 'default' }).count()).resolves.toBe(1);
@@ -192,9 +192,9 @@ describe('pages in a browser', () => {
     expect(await active(second)).toBe(401);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/users/sign_in`);
+    await page.waitForURL(`${app.baseUrl}/users/sign_in`);
     await page.goto(`${app.baseUrl}/users/token`);
-    expect(page.url()).toBe(`${app.baseUrl}/users/sign_in`);
+    await page.waitForURL(`${app.baseUrl}/users/sign_in`);
   });
 
   it('refuses a form POST without its CSRF token, and consumes nothing', async () => {

@@ -88,7 +88,7 @@ describe('single sign-on in a browser', () => {
   async function expectNoSession(on: TestApp = app): Promise<void> {
     expect((await context.cookies()).filter((cookie) => cookie.name === 'pwpush_session' && cookie.value !== '')).toEqual([]);
     await page.goto(`${on.baseUrl}/users/token`);
-    expect(page.url()).toBe(`${on.baseUrl}/users/sign_in`);
+    await page.waitForURL(`${on.baseUrl}/users/sign_in`);
   }
 
   async function expectRefused(text: string, on: TestApp = app): Promise<void> {
@@ -106,7 +106,7 @@ describe('single sign-on in a browser', () => {
     await page.goto(`${app.baseUrl}/users/sign_in`);
     await checkPage(page, 'sso-sign-in');
     await signIn('alice');
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
     await expect(page.locator('main > p').first().textContent()).resolves.toContain('Signed in as alice@example.com.');
     const created = await userRow('alice@example.com');
     expect(created).toMatchObject({ oidc_issuer: provider.issuer, oidc_subject: 'alice' });
@@ -133,7 +133,7 @@ describe('single sign-on in a browser', () => {
     expect(await active(token)).toBe(200);
 
     await signIn('alice');
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
     await expect(page.locator('td', { hasText: 'laptop' }).count()).resolves.toBe(1);
     expect(await userRow('alice@example.com')).toEqual(created);
     expect(await app.query('SELECT id FROM users WHERE oidc_subject = ?', ['alice'])).toHaveLength(1);
@@ -165,7 +165,7 @@ describe('single sign-on in a browser', () => {
     // An account whose (issuer, sub) is this person's: they sign in, whatever their email looks like.
     await app.query('UPDATE users SET oidc_issuer = ?, oidc_subject = ? WHERE email = ?', [provider.issuer, 'kelvin', 'kate@example.com']);
     await signIn('kelvin');
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
     await expect(page.locator('main > p').first().textContent()).resolves.toContain('Signed in as kate@example.com.');
   });
 
@@ -199,7 +199,7 @@ describe('single sign-on in a browser', () => {
     const callback = await callbackUrlFor('alice');
     const pending = (await context.cookies()).find((cookie) => cookie.name === 'pwpush_oidc')!.value;
     await page.goto(callback);
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
 
     await context.close();
     context = await browser.newContext();
@@ -231,7 +231,7 @@ describe('single sign-on in a browser', () => {
     await expectNoSession(ssoOnly);
 
     await signIn('alice', ssoOnly);
-    expect(page.url()).toBe(`${ssoOnly.baseUrl}/users/token`);
+    await page.waitForURL(`${ssoOnly.baseUrl}/users/token`);
   });
 
   it('refuses a disabled user, whose session and tokens stop working at once', async () => {
@@ -244,7 +244,7 @@ describe('single sign-on in a browser', () => {
     await app.service(UsersService).disable('alice@example.com');
     expect(await active(token)).toBe(401);
     await page.goto(`${app.baseUrl}/users/token`);
-    expect(page.url()).toBe(`${app.baseUrl}/users/sign_in`);
+    await page.waitForURL(`${app.baseUrl}/users/sign_in`);
     // The ended session's cookie goes, so that what follows shows the refusal starts none.
     await context.clearCookies({ name: 'pwpush_session' });
     await signIn('alice');

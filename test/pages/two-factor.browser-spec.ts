@@ -55,7 +55,7 @@ describe('two-factor authentication in a browser', () => {
   async function setUp(page: Page, baseUrl: string, now: () => number): Promise<{ secret: string; codes: string[] }> {
     await page.goto(`${baseUrl}/user/two_factor`);
     await page.getByRole('link', { name: 'Turn on two-factor authentication' }).click();
-    expect(page.url()).toBe(`${baseUrl}/user/two_factor/backup_codes`);
+    await page.waitForURL(`${baseUrl}/user/two_factor/backup_codes`);
     const codes = await page.locator('ul.recovery-codes code').allTextContents();
     expect(codes).toHaveLength(16);
     await checkPage(page, 'two-factor-recovery-codes');
@@ -131,9 +131,9 @@ describe('two-factor authentication in a browser', () => {
       expect(((await refused.json()) as { error: string }).error).toMatch(/^Two-factor authentication is required\. /);
 
       const page = await passPassword(required.baseUrl, 'required-2fa@example.com');
-      expect(page.url()).toBe(`${required.baseUrl}/user/two_factor/backup_codes`);
+      await page.waitForURL(`${required.baseUrl}/user/two_factor/backup_codes`);
       await page.goto(`${required.baseUrl}/dashboard/active`);
-      expect(page.url()).toBe(`${required.baseUrl}/user/two_factor/backup_codes`);
+      await page.waitForURL(`${required.baseUrl}/user/two_factor/backup_codes`);
       await page.goto(`${required.baseUrl}/user/two_factor`);
       await expect(page.getByText('Your administrator requires two-factor authentication. Turn it on').count()).resolves.toBe(1);
       await checkPage(page, 'two-factor-required');
@@ -144,7 +144,7 @@ describe('two-factor authentication in a browser', () => {
       ).resolves.toBe(1);
       await expect(page.getByRole('button', { name: 'Turn off two-factor authentication' }).count()).resolves.toBe(0);
       await page.goto(`${required.baseUrl}/dashboard/active`);
-      expect(page.url()).toBe(`${required.baseUrl}/dashboard/active`);
+      await page.waitForURL(`${required.baseUrl}/dashboard/active`);
       expect((await api()).status).toBe(200);
     });
   });

@@ -49,7 +49,7 @@ describe("the requester's pages in a browser", () => {
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/users/token`);
+    await page.waitForURL(`${app.baseUrl}/users/token`);
     return page;
   }
 
@@ -57,13 +57,13 @@ describe("the requester's pages in a browser", () => {
   async function requestThroughForm(page: Page, name: string): Promise<string> {
     await page.goto(`${app.baseUrl}/`);
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Request a secret' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/dashboard/requests/new`);
+    await page.waitForURL(`${app.baseUrl}/dashboard/requests/new`);
     await page.getByLabel('What you are asking for').fill('Please send the staging database password and its certificate.');
     await page.getByLabel('Close after').selectOption({ label: '2 days' });
     await page.getByLabel('Let them attach files to the answer').check();
     await page.getByLabel('Name (optional)').fill(name);
     await page.getByRole('button', { name: 'Create the request' }).click();
-    expect(page.url()).toMatch(/\/dashboard\/requests\/[\w-]+$/);
+    await page.waitForURL(/\/dashboard\/requests\/[\w-]+$/);
     return page.url().split('/').pop()!;
   }
 
@@ -130,7 +130,7 @@ describe("the requester's pages in a browser", () => {
     await page.getByRole('link', { name: 'Close now' }).click();
     await checkPage(page, 'request-close');
     await page.getByRole('button', { name: 'Yes, close it now' }).click();
-    expect(page.url()).toBe(`${app.baseUrl}/dashboard/requests/${urlToken}`);
+    await page.waitForURL(`${app.baseUrl}/dashboard/requests/${urlToken}`);
     await expect(page.getByText('This request is closed').isVisible()).resolves.toBe(true);
     await expect(page.locator('#answer').count()).resolves.toBe(0);
     await expect(page.getByRole('link', { name: 'certificate.pem' }).count()).resolves.toBe(0);
