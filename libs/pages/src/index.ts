@@ -10,7 +10,7 @@ export * from './pages.module';
 export { PageResponder, type PageResult } from './page-responder';
 export { PageSession, formField } from './page-session';
 export { PageExceptionFilter, GONE, message } from './page-exception.filter';
-export { dateText, durationText, sizeText, text, type TextKey } from './page-text';
+export { dateText, durationText, filesHintText, sizeText, text, type TextKey } from './page-text';
 export type { AdminView, RequestView } from './page-renderer';
 // For the secret requests' pages (libs/requests): the signed-in person of a page request.
 export { SessionUser, SessionUserGuard } from './session-user.guard';

@@ -11,7 +11,7 @@ import { anonymousRefusal, CreatePushBody, type OwnedPushResponse, PushesService
 import { message } from './page-exception.filter';
 import type { PageResult } from './page-responder';
 import { PageSession } from './page-session';
-import { dateText, pageLocale, sizeText, text, type TextKey } from './page-text';
+import { dateText, filesHintText, pageLocale, sizeText, text, type TextKey } from './page-text';
 import { remaining } from './recipient-pages';
 import { shareMessage } from './share-message';
 
@@ -220,7 +220,7 @@ export class OwnerPages {
         files: kind === 'file',
         signedIn: user !== undefined,
         signInNotice: user ? undefined : this.signInNotice(kind),
-        filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: sizeText(files.maxFileBytes), pushSize: sizeText(files.maxPushBytes) }),
+        filesHint: filesHintText(files),
         maxFiles: files.maxUploads,
         maxFileBytes: files.maxFileBytes,
         maxFileSize: sizeText(files.maxFileBytes),

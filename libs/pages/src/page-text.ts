@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FileSettings } from '@app/config';
 import { formatBytes, formatDateTime, formatDuration, formatTimeFromNow, type MessageKey, type MessageValues, shippedCatalogues, SOURCE_LANGUAGE } from '@app/i18n';
 
 /**
@@ -36,6 +37,10 @@ export const dateText = (time: string | number | Date): string => formatDateTime
 
 /** A size in the page's language ("16.8 MB"). */
 export const sizeText = (bytes: number): string => formatBytes(pageLocale(), bytes);
+
+/** The file limits a form with files states beside its file input, in the page's language. */
+export const filesHintText = (files: Pick<FileSettings, 'maxUploads' | 'maxFileBytes' | 'maxPushBytes'>): string =>
+  text('form.filesHint', { count: files.maxUploads, fileSize: sizeText(files.maxFileBytes), pushSize: sizeText(files.maxPushBytes) });
 
 /** A time from now in the page's language ("in 7 days"). */
 export const fromNowText = (ms: number): string => formatTimeFromNow(pageLocale(), ms);

@@ -130,21 +130,26 @@ export class RequestsService {
     return request;
   }
 
-  /** What the responder's page shows first, changing nothing: whether the request was answered is told only past its passphrase. */
-  async responderEntry(urlToken: string): Promise<ResponderEntry> {
+  /**
+   * What the responder's page shows on a GET, from one lookup: the passphrase form before
+   * anything else (whether it was answered is told only past it), that it was answered, the
+   * retrieval step's button, or the request itself, opened (`view`).
+   */
+  async responderEntry(urlToken: string, client: ClientInfo): Promise<ResponderEntry | ResponderView> {
     const request = await this.closing.find(urlToken);
     if (request.state === 'closed') throw new NotFoundError();
     if (request.passphraseProtected) return 'passphrase';
     if (request.state === 'ready') return 'answered';
-    return request.retrievalStep ? 'step' : 'open';
+    return request.retrievalStep ? 'step' : this.shownToResponder(request, client);
   }
 
-  /**
-   * The responder opens the request (its page shows the message): checked as an answer is, then
-   * audited `view`, capped as failed passphrases are, so reloading a page grows neither table nor log.
-   */
+  /** The responder opens the request past its passphrase or retrieval step (the page's POST): checked as an answer is, then shown. */
   async openForResponder(urlToken: string, passphrase: string | undefined, client: ClientInfo): Promise<ResponderView> {
-    const request = await this.checkRespondable(urlToken, passphrase, client);
+    return this.shownToResponder(await this.checkRespondable(urlToken, passphrase, client), client);
+  }
+
+  /** Audited `view`, capped as failed passphrases are, so reloading a page grows neither table nor log. */
+  private async shownToResponder(request: StoredRequest, client: ClientInfo): Promise<ResponderView> {
     await this.repository.countAuditEntry(request.id, this.settings.auditMaxEntriesPerPush, (batch) => batch.add(this.audit.requestEntry(request.id, 'view', client)));
     // The passphrase was just given: the page's grant starts now.
     return this.responderView(request, request.passphraseHash ? this.grants.issue(request, this.clock.now()) : undefined);
@@ -206,19 +211,27 @@ export class RequestsService {
 
   /** The requester's read, with the answer and the responder's files; each read of an answer is audited (`response_view`). */
   async retrieve(urlToken: string, caller: AuthenticatedUser, client: ClientInfo): Promise<AnsweredRequestResponse> {
+    return this.read(await this.ownedBy(urlToken, caller), client);
+  }
+
+  /**
+   * The requester's page of a request, from one lookup: the read (audited as `retrieve`'s), their
+   * own files (given at create; none once closed) and a page of its audit log, which names this read.
+   */
+  async ownerView(urlToken: string, caller: AuthenticatedUser, auditPage: number, client: ClientInfo): Promise<{ request: AnsweredRequestResponse; ownFiles: RequestFileResponse[]; logs: AuditLogResponse['logs'] }> {
     const request = await this.ownedBy(urlToken, caller);
+    const read = await this.read(request, client);
+    const ownFiles = request.state === 'closed' ? [] : mapRequestFiles(request.urlToken, await this.files.listForRequest(request.id, false), this.baseUrl(client));
+    const { logs } = await this.audit.requestPage(request.id, auditPage);
+    return { request: read, ownFiles, logs };
+  }
+
+  private async read(request: StoredRequest, client: ClientInfo): Promise<AnsweredRequestResponse> {
     const base = this.mapOwned(request, client);
     if (request.state !== 'ready') return mapAnsweredRequest(base, null, [], this.baseUrl(client));
     await this.repository.countAuditEntry(request.id, undefined, (batch) => batch.add(this.audit.requestEntry(request.id, 'response_view', client)));
     const response = this.cipher.decrypt(request.response!, `request-response:${request.urlToken}`);
     return mapAnsweredRequest(base, response, await this.files.listForRequest(request.id, true), this.baseUrl(client));
-  }
-
-  /** The requester's own files (given at create), with download links, while the request is not closed; no answer is read. */
-  async requesterFiles(urlToken: string, caller: AuthenticatedUser, client: ClientInfo): Promise<RequestFileResponse[]> {
-    const request = await this.ownedBy(urlToken, caller);
-    if (request.state === 'closed') return [];
-    return mapRequestFiles(request.urlToken, await this.files.listForRequest(request.id, false), this.baseUrl(client));
   }
 
   /** Closes the request at its owner's request: the answer and files destroyed at once. */

@@ -3,11 +3,10 @@ import type { AttachedFile } from '@app/files';
 import type { StoredRequest } from './requests.repository';
 
 /**
- * What the responder's page first shows of a request (a GET, which changes nothing): the
- * passphrase form before anything else; then whether it was answered already, a button (the
- * retrieval step), or the request itself.
+ * What the responder's page shows on a GET in place of the request: the passphrase form before
+ * anything else; then that it was answered already, or a button (the retrieval step).
  */
-export type ResponderEntry = 'passphrase' | 'answered' | 'step' | 'open';
+export type ResponderEntry = 'passphrase' | 'answered' | 'step';
 
 /** What the responder sees of an open request, once past its passphrase: never the note, the name or anything of an answer. */
 export interface ResponderView {

@@ -6,7 +6,7 @@ import { type ClientInfo, createValidationPipe, type FieldErrors, PAGE_SIZE, Val
 import { InjectSettings, type Settings } from '@app/config';
 import type { UploadBatch } from '@app/files';
 import {
-  dateText, durationText, formErrors, ownedOrGone, PageSession, type PageResult, signInFirst, sizeText, text, type TextKey, wrappedForm,
+  dateText, durationText, filesHintText, formErrors, ownedOrGone, PageSession, type PageResult, signInFirst, sizeText, text, type TextKey, wrappedForm,
 } from '@app/pages';
 import { LIFETIME_BY_DURATION } from '@app/pushes';
 import { DEFAULT_CLOSE_AFTER_DURATION } from '../closing-times';
@@ -106,9 +106,7 @@ export class RequesterPages {
    */
   async show(urlToken: string, user: AuthenticatedUser | undefined, page: number, client: ClientInfo): Promise<PageResult> {
     if (!user) return signInFirst(this.settings);
-    const request = await ownedOrGone(() => this.requests.retrieve(urlToken, user, client));
-    const ownFiles = await this.requests.requesterFiles(urlToken, user, client);
-    const { logs } = await this.requests.auditLog(urlToken, page, user);
+    const { request, ownFiles, logs } = await ownedOrGone(() => this.requests.ownerView(urlToken, user, page, client));
     const href = (n: number) => `${REQUESTS_DASHBOARD}/${urlToken}?page=${n}`;
     return {
       view: 'requests/owner-request',
@@ -124,7 +122,7 @@ export class RequesterPages {
         created: request.created_at,
         createdText: dateText(request.created_at),
         closesAt: request.close_after_at,
-        closesText: dateText(request.state === 'closed' ? request.updated_at : request.close_after_at),
+        closesText: dateText(closedOrClosing(request)),
         respondedAt: request.responded_at ?? undefined,
         respondedText: request.responded_at ? dateText(request.responded_at) : undefined,
         answer: request.response ?? undefined,
@@ -165,7 +163,7 @@ export class RequesterPages {
       data: {
         durations: [...LIFETIME_BY_DURATION].map(([value, lifetime]) => ({ value, label: durationText(lifetime), selected: value === chosen })),
         files: this.settings.kinds.file.enabled,
-        filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: sizeText(files.maxFileBytes), pushSize: sizeText(files.maxPushBytes) }),
+        filesHint: filesHintText(files),
         values: refusal?.values ?? {},
         checks: refusal?.checks ?? {},
         errors: fieldErrors,
@@ -181,6 +179,9 @@ function formBody(body: unknown): { request?: unknown } {
   return wrappedForm(body, 'request', CHECKBOXES, ['close_after_duration']);
 }
 
+/** When the request closed, or will: a closed request's last change is its close. */
+const closedOrClosing = (request: RequestResponse): string => (request.state === 'closed' ? request.updated_at : request.close_after_at);
+
 const stateText = (state: RequestState): string => text(`request.owner.state.${state}`);
 const labelOf = (request: RequestResponse): string => (request.name === '' ? text('kind.request') : request.name);
 
@@ -191,9 +192,8 @@ function listRow(request: RequestResponse) {
     stateText: stateText(request.state),
     created: request.created_at,
     createdText: dateText(request.created_at),
-    // A closed request's last change is its close.
-    closes: request.state === 'closed' ? request.updated_at : request.close_after_at,
-    closesText: dateText(request.state === 'closed' ? request.updated_at : request.close_after_at),
+    closes: closedOrClosing(request),
+    closesText: dateText(closedOrClosing(request)),
     responded: request.responded_at ?? undefined,
     respondedText: request.responded_at ? dateText(request.responded_at) : undefined,
   };

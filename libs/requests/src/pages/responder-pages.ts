@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { type ClientInfo, ConflictError, createValidationPipe, PassphraseRequiredError, PayloadTooLargeError, ValidationFailedError } from '@app/common';
 import { InjectSettings, type Settings } from '@app/config';
 import type { UploadBatch } from '@app/files';
-import { formField, type PageResult, PageSession, sizeText, text } from '@app/pages';
+import { filesHintText, formField, type PageResult, PageSession, sizeText, text } from '@app/pages';
 import { TEXT_PAYLOAD_MAX } from '@app/pushes';
 import { RespondBody } from '../dto/create-request.dto';
 import { GRANT_FIELD } from '../request-body.guard';
@@ -43,10 +43,10 @@ export class ResponderPages {
 
   /** GET /requests/:token. */
   async open(urlToken: string, client: ClientInfo): Promise<PageResult> {
-    const entry = await this.requests.responderEntry(urlToken);
+    const entry = await this.requests.responderEntry(urlToken, client);
     if (entry === 'answered') return answered();
-    if (entry !== 'open') return accessForm(urlToken, entry === 'passphrase');
-    return this.form(await this.requests.openForResponder(urlToken, undefined, client));
+    if (typeof entry === 'string') return accessForm(urlToken, entry === 'passphrase');
+    return this.form(entry);
   }
 
   /** POST /requests/:token/access: the passphrase form, or the retrieval step's button. */
@@ -110,7 +110,7 @@ export class ResponderPages {
         grant: view.grant,
         takesFiles: view.takes_files,
         maxLength: TEXT_PAYLOAD_MAX,
-        filesHint: text('form.filesHint', { count: files.maxUploads, fileSize: sizeText(files.maxFileBytes), pushSize: sizeText(files.maxPushBytes) }),
+        filesHint: filesHintText(files),
         maxFiles: files.maxUploads,
         maxFileBytes: files.maxFileBytes,
         maxFileSize: sizeText(files.maxFileBytes),
